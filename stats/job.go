@@ -1,0 +1,242 @@
+package stats
+
+// Dir is a data direction.
+type Dir int
+
+// The data directions, in fio's order.
+const (
+	Read Dir = iota
+	Write
+	Trim
+	NDirs = 3
+)
+
+// DirStats holds the counters of one data direction.
+type DirStats struct {
+	IOBytes  uint64 // bytes of successfully completed I/Os
+	TotalIOs uint64 // issued I/Os
+	ShortIOs uint64
+	DropIOs  uint64
+	// RuntimeUS is the direction's accumulated run time in microseconds;
+	// reports show RuntimeMS.
+	RuntimeUS uint64
+
+	Slat, Clat, Lat             Accum
+	SlatHist, ClatHist, LatHist Hist
+	BW, IOPS                    Accum // per-interval samples, KiB/s and I/O/s
+}
+
+// RuntimeMS is the run time rounded up to whole milliseconds.
+func (d *DirStats) RuntimeMS() uint64 { return (d.RuntimeUS + 999) / 1000 }
+
+// Depth-distribution bucket labels.
+var (
+	// DepthLabels label IODepth: I/Os in flight 1, 2–3, 4–7, …, ≥64.
+	DepthLabels = []string{"1", "2", "4", "8", "16", "32", ">=64"}
+	// CallLabels label Submit and Complete: I/Os per call 0, 1–4, 5–8,
+	// 9–16, 17–32, 33–64, ≥65.
+	CallLabels = []string{"0", "4", "8", "16", "32", "64", ">=64"}
+	// LatLabels label the nsec and usec latency buckets.
+	LatLabels = []string{"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"}
+	// LatMsecLabels label the msec latency buckets.
+	LatMsecLabels = []string{"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"}
+)
+
+// Job is everything counted for one job, or for a group of jobs merged
+// under group_reporting (fio's "thread stat").
+type Job struct {
+	Dir [NDirs]DirStats
+
+	SyncIOs  uint64 // fsync-type operations issued (not end_fsync)
+	Sync     Accum  // latency of fsync-type operations
+	SyncHist Hist
+
+	IODepth   [7]uint64 // I/Os committed, by depth at the time (DepthLabels)
+	Submit    [7]uint64 // submit calls, by I/Os per call (CallLabels)
+	Complete  [7]uint64 // reap calls, by I/Os per call (CallLabels)
+	Submits   uint64    // number of submit calls
+	Completes uint64    // number of reap calls
+
+	LatNsec [10]uint64 // clat < 1µs (LatLabels)
+	LatUsec [10]uint64 // 1µs ≤ clat < 1ms (LatLabels)
+	LatMsec [12]uint64 // clat ≥ 1ms (LatMsecLabels)
+
+	UsrMS, SysMS    uint64 // CPU time of the job's thread
+	Ctx, Majf, Minf uint64
+	RuntimeMS       uint64 // job_runtime: ms from epoch to the end of I/O
+	Members         int    // jobs merged into this record (1 for a single job)
+}
+
+// depthBucket maps an I/O depth to its IODepth slot.
+func depthBucket(n int) int {
+	switch {
+	case n <= 1:
+		return 0
+	case n < 4:
+		return 1
+	case n < 8:
+		return 2
+	case n < 16:
+		return 3
+	case n < 32:
+		return 4
+	case n < 64:
+		return 5
+	}
+	return 6
+}
+
+// callBucket maps a per-call I/O count to its Submit/Complete slot.
+func callBucket(n int) int {
+	switch {
+	case n <= 0:
+		return 0
+	case n <= 4:
+		return 1
+	case n <= 8:
+		return 2
+	case n <= 16:
+		return 3
+	case n <= 32:
+		return 4
+	case n <= 64:
+		return 5
+	}
+	return 6
+}
+
+// AddDepth counts n I/Os committed while depth I/Os were in flight.
+func (j *Job) AddDepth(depth, n int) { j.IODepth[depthBucket(depth)] += uint64(n) }
+
+// AddSubmit counts one submit call that handed n I/Os to the kernel.
+func (j *Job) AddSubmit(n int) {
+	j.Submit[callBucket(n)]++
+	j.Submits++
+}
+
+// AddComplete counts one reap call that returned n completions.
+func (j *Job) AddComplete(n int) {
+	j.Complete[callBucket(n)]++
+	j.Completes++
+}
+
+// AddClat records a completion latency, with its histogram when hist is
+// set (clat_percentiles), and the latency-distribution bucket.
+func (j *Job) AddClat(d Dir, ns uint64, hist bool) {
+	s := &j.Dir[d]
+	s.Clat.Add(ns)
+	if hist {
+		s.ClatHist.Add(ns)
+	}
+	switch {
+	case ns < 1000:
+		j.LatNsec[latBucket(ns)]++
+	case ns < 1000000:
+		j.LatUsec[latBucket(ns/1000)]++
+	default:
+		ms := ns / 1000000
+		switch {
+		case ms >= 2000:
+			j.LatMsec[11]++
+		case ms >= 1000:
+			j.LatMsec[10]++
+		default:
+			j.LatMsec[latBucket(ms)]++
+		}
+	}
+}
+
+// latBucket maps x in 0…999 to its LatLabels slot.
+func latBucket(x uint64) int {
+	switch {
+	case x < 2:
+		return 0
+	case x < 4:
+		return 1
+	case x < 10:
+		return 2
+	case x < 20:
+		return 3
+	case x < 50:
+		return 4
+	case x < 100:
+		return 5
+	case x < 250:
+		return 6
+	case x < 500:
+		return 7
+	case x < 750:
+		return 8
+	}
+	return 9
+}
+
+// AddLat records a total latency.
+func (j *Job) AddLat(d Dir, ns uint64, hist bool) {
+	s := &j.Dir[d]
+	s.Lat.Add(ns)
+	if hist {
+		s.LatHist.Add(ns)
+	}
+}
+
+// AddSlat records a submission latency.
+func (j *Job) AddSlat(d Dir, ns uint64, hist bool) {
+	s := &j.Dir[d]
+	s.Slat.Add(ns)
+	if hist {
+		s.SlatHist.Add(ns)
+	}
+}
+
+// AddSyncLat records the latency of an fsync-type operation.
+func (j *Job) AddSyncLat(ns uint64) {
+	j.Sync.Add(ns)
+	j.SyncHist.Add(ns)
+}
+
+// Merge folds o into j by fio's group_reporting rules: latencies pooled,
+// bandwidth/IOPS sample statistics summed, histograms and counters summed,
+// per-direction runtime the maximum.
+func (j *Job) Merge(o *Job) {
+	for d := range j.Dir {
+		a, b := &j.Dir[d], &o.Dir[d]
+		a.IOBytes += b.IOBytes
+		a.TotalIOs += b.TotalIOs
+		a.ShortIOs += b.ShortIOs
+		a.DropIOs += b.DropIOs
+		a.RuntimeUS = max(a.RuntimeUS, b.RuntimeUS)
+		a.Slat.Pool(&b.Slat)
+		a.Clat.Pool(&b.Clat)
+		a.Lat.Pool(&b.Lat)
+		a.SlatHist.Merge(&b.SlatHist)
+		a.ClatHist.Merge(&b.ClatHist)
+		a.LatHist.Merge(&b.LatHist)
+		a.BW.Sum(&b.BW)
+		a.IOPS.Sum(&b.IOPS)
+	}
+	j.SyncIOs += o.SyncIOs
+	j.Sync.Pool(&o.Sync)
+	j.SyncHist.Merge(&o.SyncHist)
+	addAll(j.IODepth[:], o.IODepth[:])
+	addAll(j.Submit[:], o.Submit[:])
+	addAll(j.Complete[:], o.Complete[:])
+	j.Submits += o.Submits
+	j.Completes += o.Completes
+	addAll(j.LatNsec[:], o.LatNsec[:])
+	addAll(j.LatUsec[:], o.LatUsec[:])
+	addAll(j.LatMsec[:], o.LatMsec[:])
+	j.UsrMS += o.UsrMS
+	j.SysMS += o.SysMS
+	j.Ctx += o.Ctx
+	j.Majf += o.Majf
+	j.Minf += o.Minf
+	j.RuntimeMS += o.RuntimeMS
+	j.Members += o.Members
+}
+
+func addAll(dst, src []uint64) {
+	for i := range dst {
+		dst[i] += src[i]
+	}
+}
