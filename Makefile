@@ -1,0 +1,38 @@
+# gofio — see README.md. CGO is always off: gofio is one static binary.
+export CGO_ENABLED := 0
+
+GO       ?= go
+PREFIX   ?= /usr/local
+BINDIR   := $(PREFIX)/bin
+BIN      := bin/gofio
+FIO_LINK ?= 0
+
+.PHONY: all build run test bench install fuzz clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/gofio
+
+# run builds gofio and runs the quick-start job in a scratch directory.
+run: build
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	cp examples/quickstart.fio "$$dir"/ && cd "$$dir" && \
+	$(CURDIR)/$(BIN) quickstart.fio
+
+# test runs every test, the differential comparisons with real fio included.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+# bench runs fio and gofio side by side (see bench/run).
+bench: build
+	./bench/run $(BIN)
+
+install: build
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gofio
+	@if [ "$(FIO_LINK)" = 1 ]; then ln -sf gofio $(DESTDIR)$(BINDIR)/fio; echo "installed fio -> gofio link"; fi
+
+clean:
+	rm -rf bin

@@ -1,0 +1,195 @@
+package jobspec
+
+// RW is the I/O pattern of a job (the rw option).
+type RW uint8
+
+// The patterns, in the order fio lists them.
+const (
+	RWRead RW = iota
+	RWWrite
+	RWTrim
+	RWRandRead
+	RWRandWrite
+	RWRandTrim
+	RWReadWrite
+	RWRandRW
+	RWTrimWrite
+	RWRandTrimWrite
+)
+
+var rwNames = [...]string{"read", "write", "trim", "randread", "randwrite", "randtrim", "rw", "randrw", "trimwrite", "randtrimwrite"}
+
+// String returns the word fio prints for the pattern ("rw" for readwrite).
+func (rw RW) String() string { return rwNames[rw] }
+
+// Random reports whether offsets are random.
+func (rw RW) Random() bool {
+	switch rw {
+	case RWRandRead, RWRandWrite, RWRandTrim, RWRandRW, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// Reads reports whether the pattern reads.
+func (rw RW) Reads() bool {
+	switch rw {
+	case RWRead, RWRandRead, RWReadWrite, RWRandRW:
+		return true
+	}
+	return false
+}
+
+// Writes reports whether the pattern writes.
+func (rw RW) Writes() bool {
+	switch rw {
+	case RWWrite, RWRandWrite, RWReadWrite, RWRandRW, RWTrimWrite, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// Trims reports whether the pattern trims.
+func (rw RW) Trims() bool {
+	switch rw {
+	case RWTrim, RWRandTrim, RWTrimWrite, RWRandTrimWrite:
+		return true
+	}
+	return false
+}
+
+// Job is one job with every option resolved to a typed value. Field names
+// are fio's option names in CamelCase.
+type Job struct {
+	// Name is the displayed name (name=, or the section name); Section is
+	// the section name, used for generated file names.
+	Name        string
+	Section     string
+	Description string
+	// JobNum is the clone index ($jobnum): 0 for the original, then
+	// numjobs-1 down to 1 for the clones, in creation order.
+	JobNum  int
+	GroupID int
+
+	// Options are the options explicitly set for the job, canonical name
+	// and raw value, in fio's order (JSON "job options").
+	Options []RawOption
+
+	RW          RW
+	RWSuffix    int64 // the :N of rw=randread:N (I/Os per random offset) or rw=read:N (skip bytes)
+	RWMixRead   int   // percent of reads in mixed patterns
+	BS          [3]uint64
+	Size        uint64 // bytes; 0 = from the files' existing sizes
+	SizePercent int    // size=N%: percent of the file/device size; 0 when unset
+	FileSize    [2]uint64
+	IOSize      uint64
+	Offset      uint64
+	NumberIOs   uint64
+	Loops       int
+
+	Filename       []string // explicit files (filename=a:b)
+	Directory      []string
+	FilenameFormat string
+	NRFiles        int
+
+	IOEngine                string
+	IODepth                 int
+	IODepthLow              int
+	IODepthBatchSubmit      int
+	IODepthBatchCompleteMin int
+	IODepthBatchCompleteMax int
+	Direct                  bool
+	NumJobs                 int
+	Thread                  bool
+
+	RandRepeat  bool
+	RandSeed    uint64
+	NoRandomMap bool
+
+	Runtime    uint64 // µs
+	TimeBased  bool
+	RampTime   uint64 // µs
+	StartDelay uint64 // µs
+
+	Fsync      int
+	Fdatasync  int
+	EndFsync   bool
+	Invalidate bool
+	Overwrite  bool
+	Unlink     bool
+
+	GroupReporting bool
+	Stonewall      bool
+	NewGroup       bool
+
+	GtodReduce           bool
+	DisableLat           bool
+	DisableClat          bool
+	DisableSlat          bool
+	DisableBWMeasurement bool
+	ClatPercentiles      bool
+	LatPercentiles       bool
+	SlatPercentiles      bool
+	PercentileList       []float64
+	PercentilePrecision  int
+	Stats                bool
+	BWAvgTime            int // ms
+	IOPSAvgTime          int // ms
+	KBBase               int
+	UnitBase             int
+	SignificantFigures   int
+	UnifiedRWReporting   int
+
+	// EngineOptions are options private to the job's ioengine, raw.
+	EngineOptions map[string]string
+}
+
+// RawOption is an option as the user wrote it.
+type RawOption struct {
+	Name, Value string
+}
+
+// defaults returns a Job holding fio's defaults.
+func defaults() *Job {
+	return &Job{
+		RW:                      RWRead,
+		RWMixRead:               50,
+		BS:                      [3]uint64{4096, 4096, 4096},
+		Loops:                   1,
+		FilenameFormat:          "$jobname.$jobnum.$filenum",
+		NRFiles:                 1,
+		IOEngine:                "psync",
+		IODepth:                 1,
+		IODepthBatchSubmit:      1,
+		IODepthBatchCompleteMin: 1,
+		NumJobs:                 1,
+		RandRepeat:              true,
+		RandSeed:                0x89,
+		Invalidate:              true,
+		ClatPercentiles:         true,
+		PercentileList:          append([]float64(nil), defaultPercentiles...),
+		PercentilePrecision:     2,
+		Stats:                   true,
+		BWAvgTime:               500,
+		IOPSAvgTime:             500,
+		KBBase:                  1024,
+		SignificantFigures:      4,
+		EngineOptions:           map[string]string{},
+	}
+}
+
+var defaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+
+// clone returns a deep copy of j.
+func (j *Job) clone() *Job {
+	c := *j
+	c.Options = append([]RawOption(nil), j.Options...)
+	c.Filename = append([]string(nil), j.Filename...)
+	c.Directory = append([]string(nil), j.Directory...)
+	c.PercentileList = append([]float64(nil), j.PercentileList...)
+	c.EngineOptions = make(map[string]string, len(j.EngineOptions))
+	for k, v := range j.EngineOptions {
+		c.EngineOptions[k] = v
+	}
+	return &c
+}

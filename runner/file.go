@@ -1,0 +1,241 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// jobFile is one file a job does I/O on.
+type jobFile struct {
+	path string
+	// size is the length of the I/O region, starting at offset.
+	size   uint64
+	offset uint64
+	// fileSize is the size the file must have; 0 for an existing file or
+	// device whose own size is used.
+	fileSize uint64
+	fd       int
+	blockDev bool
+}
+
+// setupError is a job that failed before its I/O started. fio reports it
+// on stderr as "fio: pid=0, err=E/file:..., func=F, error=TEXT".
+type setupError struct {
+	errno unix.Errno
+	fn    string // the failing step, fio's func= name
+	msg   string // an explanation printed before, or ""
+}
+
+func (e *setupError) Error() string {
+	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.errno), e.fn, errText(e.errno))
+	if e.msg != "" {
+		s = e.msg + "\n" + s
+	}
+	return s
+}
+
+// errText is the C library's text for an errno ("Invalid argument").
+func errText(e unix.Errno) string {
+	s := e.Error()
+	if s == "" {
+		return "Unknown error " + strconv.Itoa(int(e))
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// planFiles works out the files of job j: explicit names, or names built
+// from filename_format, each with its I/O region.
+func planFiles(j *jobspec.Job) ([]*jobFile, error) {
+	var names []string
+	if len(j.Filename) > 0 {
+		for _, f := range j.Filename {
+			names = append(names, withDir(j, f))
+		}
+	} else {
+		for i := 0; i < j.NRFiles; i++ {
+			names = append(names, withDir(j, expandFormat(j, i)))
+		}
+	}
+	files := make([]*jobFile, len(names))
+	for i, n := range names {
+		f := &jobFile{path: n, fd: -1}
+		var st unix.Stat_t
+		exists := unix.Stat(n, &st) == nil
+		var have uint64
+		if exists {
+			have = uint64(st.Size)
+			if st.Mode&unix.S_IFMT == unix.S_IFBLK {
+				f.blockDev = true
+				have, _ = blockDevSize(n)
+			}
+		}
+		switch {
+		case j.FileSize[1] > 0:
+			f.fileSize = j.FileSize[0]
+		case j.Size > 0:
+			f.fileSize = j.Size / uint64(len(names))
+		case j.SizePercent > 0 && exists:
+			f.fileSize = have * uint64(j.SizePercent) / 100
+		case exists && have > 0:
+			f.fileSize = have
+		default:
+			return nil, &setupError{errno: unix.EINVAL, fn: "total_file_size", msg: j.Name + ": you need to specify size="}
+		}
+		if f.blockDev {
+			f.fileSize = min(f.fileSize, have)
+		}
+		f.size = f.fileSize
+		if j.Offset >= f.size {
+			f.size = 0
+		} else {
+			f.offset = j.Offset
+			f.size -= j.Offset
+		}
+		files[i] = f
+	}
+	// size= caps the total I/O region when files are larger.
+	if j.Size > 0 && j.FileSize[1] > 0 {
+		left := j.Size
+		for _, f := range files {
+			f.size = min(f.size, left)
+			left -= f.size
+		}
+	}
+	return files, nil
+}
+
+func withDir(j *jobspec.Job, name string) string {
+	if len(j.Directory) == 0 || filepath.IsAbs(name) {
+		return name
+	}
+	d := j.Directory[j.JobNum%len(j.Directory)]
+	return filepath.Join(d, name)
+}
+
+// expandFormat builds a generated file name from filename_format.
+func expandFormat(j *jobspec.Job, filenum int) string {
+	r := strings.NewReplacer(
+		"$jobname", j.Section, "$JOBNAME", j.Section,
+		"$jobnum", strconv.Itoa(j.JobNum), "$JOBNUM", strconv.Itoa(j.JobNum),
+		"$filenum", strconv.Itoa(filenum), "$FILENUM", strconv.Itoa(filenum),
+	)
+	return r.Replace(j.FilenameFormat)
+}
+
+func blockDevSize(path string) (uint64, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	var size uint64
+	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&size)))
+	if e != 0 {
+		return 0, e
+	}
+	return size, nil
+}
+
+// needsLayout reports how many bytes must be written to bring f to its
+// size, 0 if it is already large enough.
+func (f *jobFile) needsLayout() uint64 {
+	if f.blockDev {
+		return 0
+	}
+	var st unix.Stat_t
+	if unix.Stat(f.path, &st) == nil && uint64(st.Size) >= f.fileSize {
+		return 0
+	}
+	return f.fileSize
+}
+
+// layout creates or extends f to its size. Files a job reads are filled
+// with data, since reading holes measures nothing; files only written are
+// allocated.
+func (f *jobFile) layout(fill bool, buf []byte) error {
+	if dir := filepath.Dir(f.path); dir != "." {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return &setupError{errno: unix.ENOENT, fn: "open", msg: fmt.Sprintf("fio: %s is not a directory", dir)}
+		}
+	}
+	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: Laying out IO file failed", f.path)}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &setupError{errno: errno(err), fn: "fstat"}
+	}
+	if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
+		return &setupError{errno: errno(err), fn: "ftruncate"}
+	}
+	if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil && !errors.Is(err, unix.EOPNOTSUPP) {
+		return &setupError{errno: errno(err), fn: "fallocate"}
+	}
+	if !fill {
+		return nil
+	}
+	for off := uint64(0); off < f.fileSize; {
+		n := min(uint64(len(buf)), f.fileSize-off)
+		w, err := unix.Pwrite(fd, buf[:n], int64(off))
+		if err != nil {
+			return &setupError{errno: errno(err), fn: "write"}
+		}
+		off += uint64(w)
+	}
+	return errorsNil(unix.Fsync(fd))
+}
+
+func errorsNil(err error) error {
+	if err != nil {
+		return &setupError{errno: errno(err), fn: "fsync"}
+	}
+	return nil
+}
+
+// open opens f for the job's I/O.
+func (f *jobFile) open(j *jobspec.Job, write bool) error {
+	flags := unix.O_CLOEXEC
+	switch {
+	case write && j.RW.Reads():
+		flags |= unix.O_RDWR
+	case write:
+		flags |= unix.O_WRONLY
+	default:
+		flags |= unix.O_RDONLY
+	}
+	if write && !f.blockDev {
+		flags |= unix.O_CREAT
+	}
+	if j.Direct {
+		flags |= unix.O_DIRECT
+	}
+	fd, err := unix.Open(f.path, flags, 0o644)
+	if err != nil {
+		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: open failed", f.path)}
+	}
+	f.fd = fd
+	if j.Invalidate && !j.Direct {
+		// Drop the page cache of the region so reads reach the device, as
+		// fio does by default (invalidate=1).
+		_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
+	}
+	return nil
+}
+
+func (f *jobFile) close() {
+	if f.fd >= 0 {
+		unix.Close(f.fd)
+		f.fd = -1
+	}
+}
