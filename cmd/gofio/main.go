@@ -44,23 +44,38 @@ type formats struct {
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cl, err := parser.ParseArgs(args, spec{})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
+	cl, argErr := parser.ParseArgs(args, spec{})
 	s := settings{formats: formats{normal: true}, terseVersion: 3}
+	// fio handles its options left to right and stops at the first that
+	// exits, so "--version --foo" prints the version: apply the options
+	// read before a bad argument, then report it.
 	for _, o := range cl.Fio {
 		done, status := s.apply(o, stdout, stderr)
 		if done {
 			return status
 		}
 	}
+	if argErr != nil {
+		var ae *parser.ArgError
+		if errors.As(argErr, &ae) {
+			for _, l := range ae.Lines(progName()) {
+				fmt.Fprintln(stderr, l)
+			}
+		} else {
+			fmt.Fprintln(stderr, argErr)
+		}
+		return 1
+	}
 
 	sources := []jobspec.Source{{Sections: cl.Sections, CommandLine: true}}
 	for _, name := range cl.JobFiles {
 		secs, err := readJobFile(name, stdin)
 		if err != nil {
+			// fio prints each job's line as it adds the job, so the jobs
+			// read before the bad file are announced before the error.
+			if plan, perr := jobspec.Build(sources); perr == nil && s.formats.normal {
+				printJobLines(stdout, plan)
+			}
 			fmt.Fprintln(stderr, err)
 			if hint, ok := parser.LooksLikeDashTypo(name); ok {
 				fmt.Fprintf(stderr, "gofio: '%s' starts with a non-ASCII dash; did you mean %s?\n", name, hint)
@@ -174,8 +189,8 @@ func (s *settings) report(w io.Writer, r *output.Result) error {
 	return nil
 }
 
-// printHeaders prints what fio prints before the jobs start: one line per
-// job (with "..." for its clones), the version, and the Starting line.
+// printHeaders prints what fio prints before the jobs start: the job
+// lines, the version, and the Starting line.
 func printHeaders(w io.Writer, plan *jobspec.Plan) {
 	threads, procs := 0, 0
 	for _, j := range plan.Jobs {
@@ -184,6 +199,15 @@ func printHeaders(w io.Writer, plan *jobspec.Plan) {
 		} else {
 			procs++
 		}
+	}
+	printJobLines(w, plan)
+	output.Version(w)
+	output.Starting(w, threads, procs)
+}
+
+// printJobLines prints one line per job, with "..." for its clones.
+func printJobLines(w io.Writer, plan *jobspec.Plan) {
+	for _, j := range plan.Jobs {
 		if j.JobNum != 0 {
 			continue
 		}
@@ -193,8 +217,6 @@ func printHeaders(w io.Writer, plan *jobspec.Plan) {
 		h.IOEngine, h.IODepth, h.Clones = j.IOEngine, j.IODepth, j.NumJobs
 		output.JobHeader(w, h)
 	}
-	output.Version(w)
-	output.Starting(w, threads, procs)
 }
 
 // readJobFile parses one job file ("-" is standard input).

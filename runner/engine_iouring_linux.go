@@ -1,0 +1,383 @@
+//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
+
+package runner
+
+// The io_uring engine, over raw io_uring_setup/enter/register system
+// calls and rings mapped with mmap (no liburing).
+//
+// Queue writes an SQE straight into the mapped SQ array (user_data = the
+// unit's index); Commit publishes the SQ tail and submits the batch with
+// one io_uring_enter; Reap reads CQEs from the mapped CQ ring and only
+// enters the kernel (IORING_ENTER_GETEVENTS) when fewer than min are
+// there. Nothing is allocated per I/O.
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+var iouringEngine = EngineInfo{Name: "io_uring", New: newIOUring}
+
+// uringEngine is one job's ring.
+type uringEngine struct {
+	ring  *uringRing
+	units []*IOUnit
+	depth int
+
+	pending  int // SQEs written but not yet taken by the kernel
+	inflight int // SQEs taken by the kernel and not yet reaped
+
+	vectored   bool         // READV/WRITEV with iovecs (nonvectored=0)
+	fixed      bool         // READ_FIXED/WRITE_FIXED (fixedbufs)
+	iopoll     bool         // IORING_SETUP_IOPOLL (hipri)
+	sqpoll     bool         // IORING_SETUP_SQPOLL (sqthread_poll)
+	rwFlags    uint32       // RWF_* for reads and writes (nowait)
+	forceAsync int          // every forceAsync'th SQE gets IOSQE_ASYNC
+	asyncCount int          // SQEs since the last forced-async one
+	iovecs     []unix.Iovec // per unit, when vectored
+	bufBase    []uintptr    // registered buffer start per unit (fixed)
+	bufLen     []int        // registered buffer length per unit (fixed)
+}
+
+// newIOUring builds an io_uring engine for one job.
+func newIOUring(cfg EngineConfig) (Engine, error) {
+	e := &uringEngine{units: cfg.Units, depth: cfg.IODepth}
+	if e.depth < 1 {
+		e.depth = 1
+	}
+	nonvectored := -1
+	sqpollCPU := -1
+	for name, val := range cfg.Options {
+		var err error
+		switch name {
+		case "hipri":
+			e.iopoll, err = asyncOptBool("io_uring", name, val)
+		case "fixedbufs":
+			e.fixed, err = asyncOptBool("io_uring", name, val)
+		case "sqthread_poll":
+			e.sqpoll, err = asyncOptBool("io_uring", name, val)
+		case "sqthread_poll_cpu":
+			sqpollCPU, err = asyncOptInt("io_uring", name, val)
+		case "nonvectored":
+			nonvectored, err = asyncOptInt("io_uring", name, val)
+		case "force_async":
+			e.forceAsync, err = asyncOptInt("io_uring", name, val)
+		case "nowait":
+			var b bool
+			b, err = asyncOptBool("io_uring", name, val)
+			if b {
+				e.rwFlags |= unix.RWF_NOWAIT
+			}
+		case "registerfiles", "uncached", "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit":
+			if !asyncOptIsDefault(val) {
+				return nil, fmt.Errorf("io_uring: option %s is not supported yet", name)
+			}
+		default:
+			return nil, fmt.Errorf("io_uring: option %s is not supported", name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i, u := range cfg.Units {
+		if u == nil || u.Index != i {
+			return nil, fmt.Errorf("io_uring: unit %d has index mismatch", i)
+		}
+	}
+
+	var p uringParams
+	p.Flags = uringSetupClamp
+	if e.iopoll {
+		p.Flags |= uringSetupIOPoll
+	}
+	if e.sqpoll {
+		p.Flags |= uringSetupSQPoll
+		if sqpollCPU >= 0 {
+			p.Flags |= uringSetupSQAff
+			p.SQThreadCPU = uint32(sqpollCPU)
+		}
+	}
+	ring, err := newUringRing(uint32(e.depth), &p)
+	if err != nil {
+		if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+			return nil, fmt.Errorf("io_uring: io_uring_setup: %w (io_uring unavailable: kernel without it, "+
+				"kernel.io_uring_disabled set, or blocked by a seccomp filter)", err)
+		}
+		return nil, fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)
+	}
+	e.ring = ring
+	switch {
+	case nonvectored == 0:
+		e.vectored = true
+	case nonvectored < 0:
+		// IORING_OP_READ/WRITE came with 5.6, as did this feature bit.
+		e.vectored = ring.features&uringFeatRWCurPos == 0
+	}
+	if e.vectored {
+		e.iovecs = make([]unix.Iovec, len(cfg.Units))
+	}
+	if e.fixed {
+		if err := e.registerBuffers(); err != nil {
+			ring.close()
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// registerBuffers registers each unit's buffer (its full capacity) as
+// fixed buffer number Index, so the units must have their buffers before
+// New. A unit whose Buf later points elsewhere is still served, with a
+// plain READ/WRITE.
+func (e *uringEngine) registerBuffers() error {
+	const maxBuffers = 1 << 14 // IORING_MAX_REG_BUFFERS
+	if len(e.units) == 0 {
+		return nil
+	}
+	if len(e.units) > maxBuffers {
+		return fmt.Errorf("io_uring: fixedbufs: %d buffers, the kernel takes at most %d", len(e.units), maxBuffers)
+	}
+	iov := make([]unix.Iovec, len(e.units))
+	e.bufBase = make([]uintptr, len(e.units))
+	e.bufLen = make([]int, len(e.units))
+	for i, u := range e.units {
+		if cap(u.Buf) == 0 {
+			return fmt.Errorf("io_uring: fixedbufs: unit %d has no buffer to register", i)
+		}
+		b := u.Buf[:cap(u.Buf)]
+		iov[i].Base = &b[0]
+		iov[i].SetLen(len(b))
+		e.bufBase[i] = uintptr(unsafe.Pointer(&b[0]))
+		e.bufLen[i] = len(b)
+	}
+	err := uringRegister(e.ring.fd, uringRegisterBuffers, unsafe.Pointer(&iov[0]), uint32(len(iov)))
+	if err != nil {
+		hint := ""
+		if errors.Is(err, unix.ENOMEM) {
+			hint = " (raise RLIMIT_MEMLOCK: ulimit -l)"
+		}
+		return fmt.Errorf("io_uring: fixedbufs: IORING_REGISTER_BUFFERS: %w%s", err, hint)
+	}
+	return nil
+}
+
+// Queue writes u's SQE and holds it until Commit. Trims are done at once
+// (BLKDISCARD), as fio does for its asynchronous engines.
+func (e *uringEngine) Queue(u *IOUnit) Status {
+	var opcode uint8
+	switch u.Op {
+	case OpTrim:
+		asyncTrim(u)
+		return Completed
+	case OpRead:
+		opcode = uringOpRead
+	case OpWrite:
+		opcode = uringOpWrite
+	case OpFsync, OpFdatasync:
+		opcode = uringOpFsync
+	default:
+		u.Result, u.Err = 0, unix.EINVAL
+		return Completed
+	}
+	if u.Index < 0 || u.Index >= len(e.units) {
+		u.Result, u.Err = 0, unix.EINVAL
+		return Completed
+	}
+	if e.pending+e.inflight >= e.depth || (e.ring.sqSpace() == 0 && !e.waitSQ()) {
+		return Busy
+	}
+	sqe := e.ring.nextSQE()
+	*sqe = uringSQE{Opcode: opcode, FD: int32(u.FD), UserData: uint64(u.Index)}
+	switch u.Op {
+	case OpRead, OpWrite:
+		addr := uintptr(unsafe.Pointer(unsafe.SliceData(u.Buf)))
+		sqe.Off = uint64(u.Offset)
+		sqe.OpFlags = e.rwFlags
+		switch {
+		case e.fixed && e.bufLen[u.Index] > 0 && addr >= e.bufBase[u.Index] && addr+uintptr(len(u.Buf)) <= e.bufBase[u.Index]+uintptr(e.bufLen[u.Index]):
+			sqe.Opcode = uringOpReadFixed
+			if u.Op == OpWrite {
+				sqe.Opcode = uringOpWriteFixed
+			}
+			sqe.Addr = uint64(addr)
+			sqe.Len = uint32(len(u.Buf))
+			sqe.BufIndex = uint16(u.Index)
+		case e.vectored:
+			sqe.Opcode = uringOpReadv
+			if u.Op == OpWrite {
+				sqe.Opcode = uringOpWritev
+			}
+			iov := &e.iovecs[u.Index]
+			iov.Base = unsafe.SliceData(u.Buf)
+			iov.SetLen(len(u.Buf))
+			sqe.Addr = uint64(uintptr(unsafe.Pointer(iov)))
+			sqe.Len = 1
+		default:
+			sqe.Addr = uint64(addr)
+			sqe.Len = uint32(len(u.Buf))
+		}
+	case OpFdatasync:
+		sqe.OpFlags = uringFsyncDatasync
+	}
+	if e.forceAsync > 0 {
+		e.asyncCount++
+		if e.asyncCount >= e.forceAsync {
+			sqe.Flags |= uringSQEAsync
+			e.asyncCount = 0
+		}
+	}
+	u.Result, u.Err = 0, 0
+	e.pending++
+	return Queued
+}
+
+// waitSQ waits for a free SQ slot and reports whether there is one. With
+// fewer units held than SQ slots, a full SQ only happens with SQPOLL: the
+// polling thread posts completions before it moves the SQ head past the
+// batch they came in, so the wait is short.
+func (e *uringEngine) waitSQ() bool {
+	if !e.sqpoll {
+		return false
+	}
+	for i := 0; i < 1000 && e.ring.sqSpace() == 0; i++ {
+		if _, errno := uringEnter(e.ring.fd, 0, 0, uringEnterSQWait); errno != 0 && errno != unix.EINTR {
+			runtime.Gosched()
+		}
+	}
+	return e.ring.sqSpace() > 0
+}
+
+// Commit publishes the queued SQEs and submits them with one
+// io_uring_enter, returning how many the kernel took. When it has no room
+// (EAGAIN, EBUSY) the rest stay queued: Commit returns what it started and
+// the caller reaps, then commits again. An SQE the kernel rejects still
+// counts as started: its error comes back in its CQE.
+func (e *uringEngine) Commit() (int, error) {
+	if e.pending == 0 {
+		return 0, nil
+	}
+	e.ring.publish()
+	if e.sqpoll {
+		// The kernel thread picks the SQEs up; wake it if it sleeps.
+		if e.ring.needWakeup() {
+			for {
+				_, errno := uringEnter(e.ring.fd, 0, 0, uringEnterSQWakeup)
+				if errno == unix.EINTR {
+					continue
+				}
+				if errno != 0 {
+					return 0, fmt.Errorf("io_uring: io_uring_enter(SQ_WAKEUP): %w", errno)
+				}
+				break
+			}
+		}
+		n := e.pending
+		e.inflight += n
+		e.pending = 0
+		return n, nil
+	}
+	started := 0
+	for e.pending > 0 {
+		n, errno := uringEnter(e.ring.fd, uint32(e.pending), 0, 0)
+		switch errno {
+		case 0:
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN, unix.EBUSY:
+			if started > 0 || e.inflight > 0 {
+				return started, nil
+			}
+			return started, fmt.Errorf("io_uring: io_uring_enter: %w", errno)
+		default:
+			return started, fmt.Errorf("io_uring: io_uring_enter: %w", errno)
+		}
+		if n <= 0 {
+			break
+		}
+		if n > e.pending {
+			n = e.pending
+		}
+		started += n
+		e.inflight += n
+		e.pending -= n
+	}
+	return started, nil
+}
+
+// Reap waits until at least min started units have completed and stores
+// up to len(done) of them. min is capped at len(done) and at the number of
+// units in flight. With hipri (IOPOLL) it always polls the device once.
+func (e *uringEngine) Reap(min int, done []*IOUnit) (int, error) {
+	if min > len(done) {
+		min = len(done)
+	}
+	if min > e.inflight {
+		min = e.inflight
+	}
+	r := e.ring
+	got := 0
+	polled := false
+	for got < len(done) {
+		if ready := r.cqReady(); ready > 0 {
+			if room := uint32(len(done) - got); ready > room {
+				ready = room
+			}
+			for i := uint32(0); i < ready; i++ {
+				c := r.cqe(i)
+				u := e.units[c.UserData]
+				if c.Res < 0 {
+					u.Result, u.Err = 0, unix.Errno(-c.Res)
+				} else {
+					u.Result, u.Err = int(c.Res), 0
+				}
+				done[got] = u
+				got++
+			}
+			r.cqAdvance(ready)
+			e.inflight -= int(ready)
+			continue
+		}
+		need := min - got
+		if need <= 0 {
+			if !e.iopoll || polled || e.inflight == 0 {
+				break
+			}
+			need = 0
+		}
+		_, errno := uringEnter(r.fd, 0, uint32(need), uringEnterGetEvents)
+		polled = true
+		if errno != 0 && errno != unix.EINTR {
+			return got, fmt.Errorf("io_uring: io_uring_enter(GETEVENTS): %w", errno)
+		}
+	}
+	return got, nil
+}
+
+// Close waits for the I/O still in flight (so no buffer is written after
+// it returns), then unmaps the rings and closes the ring's descriptor.
+func (e *uringEngine) Close() error {
+	if e.ring == nil {
+		return nil
+	}
+	r := e.ring
+	for e.inflight > 0 {
+		if ready := r.cqReady(); ready > 0 {
+			r.cqAdvance(ready)
+			e.inflight -= int(ready)
+			continue
+		}
+		_, errno := uringEnter(r.fd, 0, 1, uringEnterGetEvents)
+		if errno != 0 && errno != unix.EINTR {
+			break
+		}
+	}
+	e.ring = nil
+	if err := r.close(); err != nil {
+		return fmt.Errorf("io_uring: close: %w", err)
+	}
+	return nil
+}

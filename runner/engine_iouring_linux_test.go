@@ -1,0 +1,191 @@
+//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
+
+package runner
+
+// The io_uring tests skip (with a note) when io_uring_setup fails with
+// ENOSYS or EPERM, as it does under container seccomp profiles or with
+// kernel.io_uring_disabled; see asyncTEngine. The shared helpers are in
+// engine_libaio_linux_test.go.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestUringABISizes(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"io_uring_sqe", unsafe.Sizeof(uringSQE{}), 64},
+		{"io_uring_cqe", unsafe.Sizeof(uringCQE{}), 16},
+		{"io_sqring_offsets", unsafe.Sizeof(uringSQRingOffsets{}), 40},
+		{"io_cqring_offsets", unsafe.Sizeof(uringCQRingOffsets{}), 40},
+		{"io_uring_params", unsafe.Sizeof(uringParams{}), 120},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is %d bytes, want %d", c.name, c.got, c.want)
+		}
+	}
+	var s uringSQE
+	var p uringParams
+	for _, f := range []struct {
+		name     string
+		got, off uintptr
+	}{
+		{"sqe.fd", unsafe.Offsetof(s.FD), 4},
+		{"sqe.off", unsafe.Offsetof(s.Off), 8},
+		{"sqe.addr", unsafe.Offsetof(s.Addr), 16},
+		{"sqe.len", unsafe.Offsetof(s.Len), 24},
+		{"sqe.rw_flags", unsafe.Offsetof(s.OpFlags), 28},
+		{"sqe.user_data", unsafe.Offsetof(s.UserData), 32},
+		{"sqe.buf_index", unsafe.Offsetof(s.BufIndex), 40},
+		{"sqe.personality", unsafe.Offsetof(s.Personality), 42},
+		{"sqe.splice_fd_in", unsafe.Offsetof(s.SpliceFDIn), 44},
+		{"sqe.addr3", unsafe.Offsetof(s.Addr3), 48},
+		{"params.features", unsafe.Offsetof(p.Features), 20},
+		{"params.sq_off", unsafe.Offsetof(p.SQOff), 40},
+		{"params.cq_off", unsafe.Offsetof(p.CQOff), 80},
+	} {
+		if f.got != f.off {
+			t.Errorf("%s at %d, want %d", f.name, f.got, f.off)
+		}
+	}
+}
+
+// uringTOptionSets are the option combinations every test runs with.
+var uringTOptionSets = []map[string]string{
+	nil,
+	{"nonvectored": "0"},
+	{"fixedbufs": "1"},
+	{"force_async": "2"},
+	{"sqthread_poll": "1"},
+	{"sqthread_poll": "1", "sqthread_poll_cpu": "0"},
+	{"registerfiles": "0", "nowait": "0", "nonvectored": "1"},
+}
+
+func uringTName(opts map[string]string) string {
+	if len(opts) == 0 {
+		return "default"
+	}
+	return strings.NewReplacer(" ", ",", ":", "=").Replace(strings.Trim(fmt.Sprint(opts), "map[]"))
+}
+
+func TestIOUringReadVerify(t *testing.T) {
+	for _, opts := range uringTOptionSets {
+		for _, depth := range []int{1, 8, 32} {
+			for _, direct := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/depth%d/direct%v", uringTName(opts), depth, direct), func(t *testing.T) {
+					asyncTReadVerify(t, newIOUring, depth, direct, opts)
+				})
+			}
+		}
+	}
+}
+
+func TestIOUringWriteRead(t *testing.T) {
+	for _, opts := range uringTOptionSets {
+		for _, depth := range []int{1, 8, 32} {
+			for _, direct := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/depth%d/direct%v", uringTName(opts), depth, direct), func(t *testing.T) {
+					asyncTWriteRead(t, newIOUring, depth, direct, opts)
+				})
+			}
+		}
+	}
+}
+
+func TestIOUringBusy(t *testing.T) {
+	for _, opts := range uringTOptionSets {
+		t.Run(uringTName(opts), func(t *testing.T) { asyncTBusy(t, newIOUring, opts) })
+	}
+}
+
+func TestIOUringErrors(t *testing.T)    { asyncTErrors(t, newIOUring) }
+func TestIOUringSmallReap(t *testing.T) { asyncTSmallReap(t, newIOUring) }
+
+func TestIOUringAllocs(t *testing.T) {
+	for _, opts := range uringTOptionSets {
+		t.Run(uringTName(opts), func(t *testing.T) { asyncTAllocs(t, newIOUring, opts) })
+	}
+}
+
+// A buffer outside the registered range falls back to plain READ.
+func TestIOUringFixedBufsMovedBuffer(t *testing.T) {
+	fd, content := asyncTFile(t, 64<<10, false)
+	units := asyncTUnits(t, 2, 4096)
+	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 2, Units: units, Options: map[string]string{"fixedbufs": "1"}})
+	units[1].Buf = asyncTBuf(t, 8192)[4096:]
+	asyncTDrive(t, eng, units, 40, func(i int, u *IOUnit) {
+		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%16*4096)
+	}, func(u *IOUnit) {
+		if u.Err != 0 || !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
+			t.Fatalf("read at %d: %v", u.Offset, u.Err)
+		}
+	})
+}
+
+// hipri sets up an IOPOLL ring; a file system file without polled queues
+// may refuse the I/O (EOPNOTSUPP), which is also what fio reports.
+func TestIOUringHipri(t *testing.T) {
+	fd, content := asyncTFile(t, 64<<10, true)
+	units := asyncTUnits(t, 4, 4096)
+	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 4, Units: units, Direct: true, Options: map[string]string{"hipri": "1"}})
+	asyncTDrive(t, eng, units, 16, func(i int, u *IOUnit) {
+		u.Op, u.FD, u.Offset = OpRead, fd, int64(i*4096)
+	}, func(u *IOUnit) {
+		if u.Err != 0 {
+			if u.Err != unix.EOPNOTSUPP && u.Err != unix.EINVAL {
+				t.Fatalf("polled read at %d: %v", u.Offset, u.Err)
+			}
+			return
+		}
+		if !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
+			t.Fatalf("polled read at %d: data mismatch", u.Offset)
+		}
+	})
+}
+
+func TestIOUringNowait(t *testing.T) {
+	fd, content := asyncTFile(t, 1<<20, false)
+	units := asyncTUnits(t, 4, 4096)
+	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
+	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
+		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
+	}, func(u *IOUnit) {
+		if u.Err == unix.EAGAIN {
+			return
+		}
+		if u.Err != 0 || !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
+			t.Fatalf("nowait read at %d: %v", u.Offset, u.Err)
+		}
+	})
+}
+
+func TestIOUringRejectedOptions(t *testing.T) {
+	for _, c := range []struct {
+		opts map[string]string
+		want string
+	}{
+		{map[string]string{"registerfiles": "1"}, "io_uring: option registerfiles is not supported yet"},
+		{map[string]string{"cmdprio_percentage": "10"}, "io_uring: option cmdprio_percentage is not supported yet"},
+		{map[string]string{"uncached": "1"}, "io_uring: option uncached is not supported yet"},
+		{map[string]string{"userspace_reap": "1"}, "io_uring: option userspace_reap is not supported"},
+		{map[string]string{"force_async": "x"}, "io_uring: option force_async: bad integer"},
+	} {
+		_, err := newIOUring(EngineConfig{IODepth: 1, Options: c.opts})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("options %v: error %v, want %q", c.opts, err, c.want)
+		}
+	}
+}
+
+func BenchmarkIOUringRandRead4kQD32(b *testing.B) { asyncTBench(b, newIOUring, nil) }
+func BenchmarkIOUringRandRead4kQD32FixedBufs(b *testing.B) {
+	asyncTBench(b, newIOUring, map[string]string{"fixedbufs": "1"})
+}
