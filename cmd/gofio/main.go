@@ -215,6 +215,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 		h.Name, h.GroupID, h.RW = j.Name, j.GroupID, j.RW.String()
 		h.BSMin, h.BSMax = j.BS, j.BS
 		h.IOEngine, h.IODepth, h.Clones = j.IOEngine, j.IODepth, j.NumJobs
+		h.KBBase, h.SigFigs = j.KBBase, j.SignificantFigures
 		output.JobHeader(w, h)
 	}
 }
