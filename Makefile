@@ -25,9 +25,9 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-# bench runs fio and gofio side by side (see bench/run).
+# bench runs fio and gofio side by side on the same jobs (see bench/main.go).
 bench: build
-	./bench/run $(BIN)
+	$(GO) run ./bench -gofio $(BIN) $(BENCHFLAGS)
 
 install: build
 	install -d $(DESTDIR)$(BINDIR)

@@ -1,0 +1,278 @@
+// Command bench runs real fio and gofio alternately on the same jobs and
+// prints, for each job, the median IOPS of each with their ratio, CPU time
+// per I/O, p99 and p99.9 completion latency and peak RSS. It is what
+// `make bench` runs.
+//
+//	go run ./bench -gofio bin/gofio [-rounds 5] [-runtime 3] [-only null,psync]
+//
+// Each round runs fio then gofio (A B A B ...), so slow drifts of a noisy
+// machine hit both alike. Results are medians over the rounds; the ratio
+// column also shows the smallest and largest per-round ratio.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+)
+
+// job is one benchmark: the fio arguments, run in a scratch directory.
+type job struct {
+	name string
+	args []string
+	// prepare runs once in the scratch directory before the rounds.
+	prepare func(dir string) error
+	// startup marks jobs measured by wall time only (--parse-only).
+	startup bool
+}
+
+// sample is one run's measurements.
+type sample struct {
+	iops      float64
+	ios       float64
+	cpu       time.Duration // user + system of the whole process
+	p99, p999 float64       // clat percentiles, µs
+	rssKiB    int64
+	wall      time.Duration
+}
+
+func main() {
+	gofio := flag.String("gofio", "bin/gofio", "gofio binary")
+	fio := flag.String("fio", "fio", "fio binary")
+	rounds := flag.Int("rounds", 5, "rounds per job (each runs fio, then gofio)")
+	runtime := flag.Int("runtime", 3, "seconds per time-based run")
+	only := flag.String("only", "", "comma-separated job names to run (default all)")
+	flag.Parse()
+
+	gofioPath, err := filepath.Abs(*gofio)
+	if err != nil {
+		fatal(err)
+	}
+	if _, err := exec.LookPath(*fio); err != nil {
+		fatal(fmt.Errorf("fio not found: install it with `apt-get install -y fio`"))
+	}
+	work, err := os.MkdirTemp(".", "bench-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(work)
+	work, _ = filepath.Abs(work)
+
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "job\tfio IOPS\tgofio IOPS\tratio (min-max)\tfio CPU/IO\tgofio CPU/IO\tCPU ratio\tfio p99/p99.9 µs\tgofio p99/p99.9 µs\tfio RSS\tgofio RSS\t")
+	for _, j := range jobs(*runtime) {
+		if *only != "" && !contains(strings.Split(*only, ","), j.name) {
+			continue
+		}
+		dir := filepath.Join(work, j.name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fatal(err)
+		}
+		if j.prepare != nil {
+			if err := j.prepare(dir); err != nil {
+				fatal(fmt.Errorf("%s: prepare: %w", j.name, err))
+			}
+		}
+		var fs, gs []sample
+		for r := 0; r < *rounds; r++ {
+			s, err := runOne(*fio, dir, j)
+			if err != nil {
+				fatal(fmt.Errorf("%s: fio: %w", j.name, err))
+			}
+			fs = append(fs, s)
+			s, err = runOne(gofioPath, dir, j)
+			if err != nil {
+				fatal(fmt.Errorf("%s: gofio: %w", j.name, err))
+			}
+			gs = append(gs, s)
+		}
+		report(tw, j, fs, gs)
+		fmt.Fprintf(os.Stderr, "bench: %s done\n", j.name)
+		os.RemoveAll(dir)
+	}
+	tw.Flush()
+}
+
+// jobs lists the benchmarks (issue 6): framework overhead, page cache,
+// device-bound async engines, sequential write, many jobs, start-up.
+func jobs(runtime int) []job {
+	rt := fmt.Sprintf("--runtime=%d", runtime)
+	timed := []string{"--time_based", rt}
+	cached := func(dir string) error { return makeFile(filepath.Join(dir, "data"), 256<<20) }
+	return []job{
+		{name: "null", args: append([]string{"--name=null", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g", "--norandommap"}, timed...)},
+		{name: "psync-cached", prepare: cached, args: append([]string{"--name=cached", "--filename=data", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=256m", "--invalidate=0"}, timed...)},
+		{name: "libaio-qd32", prepare: cached, args: append([]string{"--name=aio", "--filename=data", "--ioengine=libaio", "--direct=1", "--iodepth=32", "--rw=randread", "--bs=4k", "--size=256m"}, timed...)},
+		{name: "io_uring-qd32", prepare: cached, args: append([]string{"--name=uring", "--filename=data", "--ioengine=io_uring", "--direct=1", "--iodepth=32", "--rw=randread", "--bs=4k", "--size=256m"}, timed...)},
+		{name: "psync-seqwrite", args: []string{"--name=seqw", "--filename=w", "--ioengine=psync", "--rw=write", "--bs=1m", "--size=256m", "--end_fsync=1"}},
+		{name: "libaio-8x1024", args: append([]string{"--name=seed", "--ioengine=libaio", "--direct=1", "--bs=4k", "--rw=randread", "--filesize=32M", "--numjobs=8", "--iodepth=1024", "--group_reporting"}, timed...)},
+		{name: "psync-64jobs", args: append([]string{"--name=many", "--ioengine=psync", "--rw=randread", "--bs=4k", "--filesize=4m", "--numjobs=64", "--invalidate=0", "--group_reporting"}, timed...)},
+		{name: "parse-only", startup: true, prepare: bigJobFile, args: []string{"--parse-only", "big.fio"}},
+	}
+}
+
+// runOne runs binary with the job's arguments in dir and measures it.
+func runOne(binary, dir string, j job) (sample, error) {
+	args := append([]string{}, j.args...)
+	if !j.startup {
+		args = append(args, "--output-format=json")
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, err
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	s := sample{
+		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		rssKiB: ru.Maxrss,
+		wall:   wall,
+	}
+	if j.startup {
+		return s, nil
+	}
+	var r struct {
+		Jobs []struct {
+			Read struct {
+				IOPS     float64 `json:"iops"`
+				TotalIOs float64 `json:"total_ios"`
+				Clat     struct {
+					Percentile map[string]float64 `json:"percentile"`
+				} `json:"clat_ns"`
+			} `json:"read"`
+			Write struct {
+				IOPS     float64 `json:"iops"`
+				TotalIOs float64 `json:"total_ios"`
+				Clat     struct {
+					Percentile map[string]float64 `json:"percentile"`
+				} `json:"clat_ns"`
+			} `json:"write"`
+		} `json:"jobs"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return sample{}, fmt.Errorf("reading JSON: %w", err)
+	}
+	for _, jr := range r.Jobs {
+		s.iops += jr.Read.IOPS + jr.Write.IOPS
+		s.ios += jr.Read.TotalIOs + jr.Write.TotalIOs
+		p := jr.Read.Clat.Percentile
+		if jr.Write.TotalIOs > jr.Read.TotalIOs {
+			p = jr.Write.Clat.Percentile
+		}
+		s.p99 = max(s.p99, p["99.000000"]/1000)
+		s.p999 = max(s.p999, p["99.900000"]/1000)
+	}
+	return s, nil
+}
+
+// report prints one job's line.
+func report(w io.Writer, j job, fs, gs []sample) {
+	if j.startup {
+		fw := median(fs, func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 })
+		gw := median(gs, func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 })
+		fmt.Fprintf(w, "%s (wall ms)\t%.1f\t%.1f\t%.2f\t\t\t\t\t\t%s\t%s\t\n", j.name, fw, gw, fw/gw, kib(fs), kib(gs))
+		return
+	}
+	iops := func(s sample) float64 { return s.iops }
+	cpuPerIO := func(s sample) float64 {
+		if s.ios == 0 {
+			return 0
+		}
+		return float64(s.cpu.Nanoseconds()) / s.ios
+	}
+	var ratios []float64
+	for i := range fs {
+		if fs[i].iops > 0 {
+			ratios = append(ratios, gs[i].iops/fs[i].iops)
+		}
+	}
+	sort.Float64s(ratios)
+	fi, gi := median(fs, iops), median(gs, iops)
+	fc, gc := median(fs, cpuPerIO), median(gs, cpuPerIO)
+	fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.2f (%.2f-%.2f)\t%.0f ns\t%.0f ns\t%.2f\t%.0f/%.0f\t%.0f/%.0f\t%s\t%s\t\n",
+		j.name, fi, gi, gi/fi, ratios[0], ratios[len(ratios)-1], fc, gc, gc/fc,
+		median(fs, func(s sample) float64 { return s.p99 }), median(fs, func(s sample) float64 { return s.p999 }),
+		median(gs, func(s sample) float64 { return s.p99 }), median(gs, func(s sample) float64 { return s.p999 }),
+		kib(fs), kib(gs))
+}
+
+func kib(ss []sample) string {
+	return fmt.Sprintf("%.1f MiB", median(ss, func(s sample) float64 { return float64(s.rssKiB) })/1024)
+}
+
+func median(ss []sample, f func(sample) float64) float64 {
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = f(s)
+	}
+	sort.Float64s(v)
+	if len(v) == 0 {
+		return 0
+	}
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// makeFile writes size bytes of non-zero data to path and reads it back
+// so it sits in the page cache.
+func makeFile(path string, size int) error {
+	buf := make([]byte, 1<<20)
+	for i := range buf {
+		buf[i] = byte(i*7 + 1)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	for n := 0; n < size; n += len(buf) {
+		if _, err := f.Write(buf); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	_ = data
+	return err
+}
+
+// bigJobFile writes a job file of 2000 jobs for the start-up benchmark.
+func bigJobFile(dir string) error {
+	var b strings.Builder
+	b.WriteString("[global]\nioengine=null\nsize=1m\nbs=4k\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "\n[job%d]\nrw=randread\nrwmixread=70\niodepth=%d\nnumjobs=1\n", i, 1+i%32)
+	}
+	return os.WriteFile(filepath.Join(dir, "big.fio"), []byte(b.String()), 0o644)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
