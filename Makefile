@@ -34,5 +34,16 @@ install: build
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gofio
 	@if [ "$(FIO_LINK)" = 1 ]; then ln -sf gofio $(DESTDIR)$(BINDIR)/fio; echo "installed fio -> gofio link"; fi
 
+# fuzz runs every fuzz target for FUZZTIME each (go test -fuzz takes one
+# target at a time): the job-file parser and the value parsers.
+FUZZTIME ?= 10m
+FUZZ_TARGETS := parser:FuzzParseJobFile jobspec:FuzzParseSize jobspec:FuzzParseTime jobspec:FuzzReadValue
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t#*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) ./$$pkg; \
+	done
+
 clean:
 	rm -rf bin

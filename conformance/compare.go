@@ -270,7 +270,8 @@ const (
 // DeterministicJSON lists, as "path=value" strings, the values of a fio
 // JSON document that do not depend on timing: "fio version", "global
 // options", and per job jobname, groupid, error, "job options" and the
-// io_bytes/total_ios selected by io; then the disk_util device names.
+// io_bytes/total_ios selected by io (with "mixed" for
+// unified_rw_reporting); then the disk_util device names.
 // Each (old, new) pair of replace is applied to option values (scratch
 // directories).
 func DeterministicJSON(root *Node, io IOCheck, replace ...string) []string {
@@ -303,13 +304,23 @@ func DeterministicJSON(root *Node, io IOCheck, replace ...string) []string {
 		}
 		switch io {
 		case IOPerDir:
-			for _, d := range []string{"read", "write", "trim"} {
+			for _, d := range []string{"read", "write", "trim", "mixed"} {
+				if d == "mixed" && j.Get(d) == nil {
+					continue
+				}
 				add(pre+d+"/io_bytes", j.Get(d, "io_bytes"))
 				add(pre+d+"/total_ios", j.Get(d, "total_ios"))
 			}
 		case IOTotal:
+			// unified_rw_reporting=both repeats the sums in "mixed":
+			// only the directions count.
+			// unified_rw_reporting=mixed has only "mixed".
+			dirs := []string{"read", "write", "trim"}
+			if j.Get("read") == nil {
+				dirs = []string{"mixed"}
+			}
 			var bytes, ios uint64
-			for _, d := range []string{"read", "write", "trim"} {
+			for _, d := range dirs {
 				bytes += uintOf(j.Get(d, "io_bytes"))
 				ios += uintOf(j.Get(d, "total_ios"))
 			}
@@ -528,4 +539,208 @@ func DeterministicTerse(rows [][]string, io IOCheck) []string {
 		out = append(out, pre+"disks="+strings.Join(TerseDiskNames(f), ","))
 	}
 	return out
+}
+
+// Checks selects the values of a run that are deterministic, for
+// ExtraJSON and TerseValues.
+type Checks struct {
+	IO IOCheck
+	// Unified is the unified_rw_reporting mode: 0 none, 1 mixed, 2 both
+	// (it sets the terse layout).
+	Unified int
+	// Depth: the IO depth, submit and complete distributions do not
+	// depend on timing (size-based jobs of psync, null, or of libaio and
+	// io_uring with the default batch settings: one reap per completion,
+	// one reap for whatever is in flight when the job runs out of I/O).
+	Depth bool
+}
+
+// latencyKeys are the latency objects of a direction.
+var latencyKeys = []string{"slat_ns", "clat_ns", "lat_ns"}
+
+// ExtraJSON lists, as "path=value" strings, deterministic values of a fio
+// JSON document beyond DeterministicJSON's: per job, the direction
+// objects present (read, write, trim, mixed); for IOCheck IOPerDir each
+// direction's short_ios and drop_ios and the sample count N of slat, clat
+// and lat (for IOTotal the sums over the directions); the keys of every
+// "percentile" object; sync total_ios; the latency_depth,
+// latency_target, latency_percentile and latency_window values; and with
+// c.Depth the iodepth_level, iodepth_submit and iodepth_complete
+// distributions.
+func ExtraJSON(root *Node, c Checks) []string {
+	var out []string
+	jobs := root.Get("jobs")
+	if jobs == nil {
+		return []string{"jobs <missing>"}
+	}
+	for i, j := range jobs.Kids {
+		pre := fmt.Sprintf("jobs[%d]/", i)
+		var dirs []string
+		for _, d := range []string{"read", "write", "trim", "mixed"} {
+			if j.Get(d) != nil {
+				dirs = append(dirs, d)
+			}
+		}
+		out = append(out, pre+"directions="+strings.Join(dirs, ","))
+		sums := map[string]uint64{}
+		for _, d := range dirs {
+			dn := j.Get(d)
+			sum := func(k string, v uint64) {
+				// unified_rw_reporting=both repeats the directions in
+				// "mixed".
+				if d != "mixed" || len(dirs) == 1 {
+					sums[k] += v
+				}
+			}
+			for _, k := range []string{"short_ios", "drop_ios"} {
+				sum(k, uintOf(dn.Get(k)))
+				if c.IO == IOPerDir {
+					out = append(out, pre+d+"/"+k+"="+text(dn.Get(k)))
+				}
+			}
+			for _, k := range latencyKeys {
+				sum(k, uintOf(dn.Get(k, "N")))
+				if c.IO == IOPerDir {
+					out = append(out, pre+d+"/"+k+"/N="+text(dn.Get(k, "N")))
+				}
+				if p := dn.Get(k, "percentile"); p != nil {
+					out = append(out, pre+d+"/"+k+"/percentile keys="+strings.Join(p.Keys, ","))
+				}
+			}
+		}
+		if c.IO == IOTotal {
+			for _, k := range []string{"short_ios", "drop_ios", "slat_ns", "clat_ns", "lat_ns"} {
+				out = append(out, fmt.Sprintf("%ssum of %s=%d", pre, k, sums[k]))
+			}
+		}
+		if c.IO != IONone {
+			out = append(out, pre+"sync/total_ios="+text(j.Get("sync", "total_ios")))
+		}
+		for _, k := range []string{"latency_depth", "latency_target", "latency_percentile", "latency_window"} {
+			out = append(out, pre+k+"="+text(j.Get(k)))
+		}
+		if c.Depth {
+			for _, k := range []string{"iodepth_level", "iodepth_submit", "iodepth_complete"} {
+				out = append(out, pre+k+": "+strings.Join(j.Get(k).Pairs(), ", "))
+			}
+		}
+	}
+	return out
+}
+
+// text is a scalar node's text, or "<missing>".
+func text(n *Node) string {
+	if n == nil {
+		return "<missing>"
+	}
+	if n.Kind == "object" || n.Kind == "array" {
+		return "<" + n.Kind + ">"
+	}
+	return n.Text
+}
+
+// terseBlock is the number of fields of a direction block of a version 3
+// terse line, and terseTail the CPU, depth and latency fields after the
+// blocks.
+const (
+	terseBlock = 41
+	terseTail  = 34
+)
+
+// TerseValues lists the deterministic fields of version 3 terse lines,
+// whatever their unified_rw_reporting layout (c.Unified: 2 blocks, 1 for
+// mixed, 3 for both): per line the field count, terse version, fio
+// version, job name, group id, error; each block's I/O KiB (IOPerDir; for
+// IOTotal the sum over the direction blocks, without the merged block of
+// "both") and the percentile labels of its 20 slots (the text before
+// '='); with c.Depth the IO depth distribution; and the disk names.
+func TerseValues(rows [][]string, c Checks) []string {
+	blocks := []int{2, 1, 3}[c.Unified]
+	var out []string
+	for i, f := range rows {
+		pre := fmt.Sprintf("line %d: ", i)
+		get := func(k int) string {
+			if k < len(f) {
+				return f[k]
+			}
+			return "<missing>"
+		}
+		out = append(out, fmt.Sprintf("%sfields=%d", pre, len(f)),
+			pre+"terse version="+get(0), pre+"fio version="+get(1), pre+"jobname="+get(2),
+			pre+"groupid="+get(3), pre+"error="+get(4))
+		var kib uint64
+		for b := range blocks {
+			at := 5 + b*terseBlock
+			switch {
+			case c.IO == IOPerDir:
+				out = append(out, fmt.Sprintf("%sblock %d KiB=%s", pre, b, get(at)))
+			case c.IO == IOTotal && (c.Unified != 2 || b < 2):
+				v, _ := strconv.ParseUint(get(at), 10, 64)
+				kib += v
+			}
+			var ls []string
+			for k := range 20 {
+				l, _, _ := strings.Cut(get(at+12+k), "=")
+				ls = append(ls, l)
+			}
+			out = append(out, fmt.Sprintf("%sblock %d percentile labels=%s", pre, b, strings.Join(ls, ";")))
+		}
+		if c.IO == IOTotal {
+			out = append(out, fmt.Sprintf("%sblocks KiB=%d", pre, kib))
+		}
+		tail := 5 + blocks*terseBlock
+		if c.Depth {
+			var d []string
+			for k := range 7 {
+				d = append(d, get(tail+5+k))
+			}
+			out = append(out, pre+"IO depths="+strings.Join(d, ";"))
+		}
+		var disks []string
+		for k := tail + terseTail; k+9 <= len(f); {
+			disks = append(disks, f[k])
+			k += 9
+			if k < len(f) && f[k] == "slaves" {
+				k += 9
+			}
+		}
+		out = append(out, pre+"disks="+strings.Join(disks, ","))
+	}
+	return out
+}
+
+// Formats is one run's stdout with several --output-formats, split as
+// fio prints it: the normal preamble (job lines, version, "Starting",
+// layout lines and notices), the terse lines, the JSON document and the
+// normal report.
+type Formats struct {
+	Pre, Terse, JSON, Normal string
+}
+
+// SplitFormats splits the stdout of a run with --output-format=normal,
+// json (or json+) and terse. The terse part starts at the first line that
+// begins with a digit and ';', the JSON part at the line "{" and ends
+// with the line "}"; the rest is the normal report.
+func SplitFormats(out string) Formats {
+	var f Formats
+	var parts [4]strings.Builder
+	state := 0
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l == "" {
+			continue
+		}
+		line := strings.TrimSuffix(l, "\n")
+		if state == 0 && len(line) > 1 && isDigit(line[0]) && line[1] == ';' {
+			state = 1
+		}
+		if state <= 1 && line == "{" {
+			state = 2
+		}
+		parts[state].WriteString(l)
+		if state == 2 && line == "}" {
+			state = 3
+		}
+	}
+	f.Pre, f.Terse, f.JSON, f.Normal = parts[0].String(), parts[1].String(), parts[2].String(), parts[3].String()
+	return f
 }

@@ -1,8 +1,10 @@
 package conformance
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -428,4 +430,108 @@ func mkdir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return filepath.Clean(d)
+}
+
+func TestSplitFormats(t *testing.T) {
+	out := "x: (g=0): rw=read, ...\nfio-3.33\nStarting 1 process\n" +
+		"3;fio-3.33;x;0;0\n3;fio-3.33;y;0;0\n" +
+		"{\n  \"jobs\" : [\n\n  ]\n}\n" +
+		"\nx: (groupid=0, jobs=1): err= 0: pid=1: date\n"
+	got := SplitFormats(out)
+	want := Formats{
+		Pre:    "x: (g=0): rw=read, ...\nfio-3.33\nStarting 1 process\n",
+		Terse:  "3;fio-3.33;x;0;0\n3;fio-3.33;y;0;0\n",
+		JSON:   "{\n  \"jobs\" : [\n\n  ]\n}\n",
+		Normal: "\nx: (groupid=0, jobs=1): err= 0: pid=1: date\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SplitFormats (-want +got):\n%s", diff)
+	}
+	// The parts put back together are the input.
+	if s := got.Pre + got.Terse + got.JSON + got.Normal; s != out {
+		t.Errorf("parts do not add up to the input:\n%q", s)
+	}
+}
+
+// synthTerse builds a version 3 terse line with one direction block
+// per entry of kib (its I/O KiB), percentile slots "P%=1", the
+// depth fields "D<k>" and one disk "vda".
+func synthTerse(kib []string) []string {
+	f := []string{"3", "fio-3.33", "j", "0", "0"}
+	for _, k := range kib {
+		blk := make([]string, terseBlock)
+		for i := range blk {
+			blk[i] = "0"
+		}
+		blk[0] = k
+		for s := range 20 {
+			blk[12+s] = fmt.Sprintf("%d.000000%%=1", s+1)
+		}
+		f = append(f, blk...)
+	}
+	tail := make([]string, terseTail)
+	for i := range tail {
+		tail[i] = "0"
+	}
+	for k := range 7 {
+		tail[5+k] = fmt.Sprintf("D%d", k)
+	}
+	f = append(f, tail...)
+	return append(f, "vda", "1", "2", "3", "4", "5", "6", "7", "8%")
+}
+
+func TestTerseValuesLayouts(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Checks
+		kib  []string
+		want []string // the lines of interest
+	}{
+		// No unified reporting: READ and WRITE blocks, 130 fields with a disk.
+		{"none", Checks{IO: IOPerDir, Depth: true}, []string{"10", "20"},
+			[]string{"line 0: fields=130", "line 0: block 0 KiB=10", "line 0: block 1 KiB=20", "line 0: IO depths=D0;D1;D2;D3;D4;D5;D6", "line 0: disks=vda"}},
+		// mixed: one block; the depth fields move up by 41.
+		{"mixed", Checks{IO: IOTotal, Unified: 1, Depth: true}, []string{"30"},
+			[]string{"line 0: fields=89", "line 0: blocks KiB=30", "line 0: IO depths=D0;D1;D2;D3;D4;D5;D6", "line 0: disks=vda"}},
+		// both: the merged third block is left out of the sum.
+		{"both", Checks{IO: IOTotal, Unified: 2}, []string{"10", "20", "30"},
+			[]string{"line 0: fields=171", "line 0: blocks KiB=30", "line 0: disks=vda"}},
+	}
+	for _, tt := range tests {
+		got := TerseValues([][]string{synthTerse(tt.kib)}, tt.c)
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: TerseValues lacks %q:\n%s", tt.name, w, strings.Join(got, "\n"))
+			}
+		}
+		label := "line 0: block 0 percentile labels=1.000000%;2.000000%"
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, label) }) {
+			t.Errorf("%s: TerseValues lacks the percentile labels:\n%s", tt.name, strings.Join(got, "\n"))
+		}
+	}
+}
+
+func TestExtraJSON(t *testing.T) {
+	doc := `{"jobs": [{"read": {"short_ios": 0, "drop_ios": 0,
+		"slat_ns": {"N": 0}, "clat_ns": {"N": 4, "percentile": {"50.000000": 7, "99.000000": 9}}, "lat_ns": {"N": 4}},
+		"write": {"short_ios": 1, "drop_ios": 0, "slat_ns": {"N": 0}, "clat_ns": {"N": 2}, "lat_ns": {"N": 2}},
+		"sync": {"total_ios": 0}, "latency_depth": 1, "latency_target": 0, "latency_percentile": 100.000000, "latency_window": 0,
+		"iodepth_level": {"1": 100.000000, ">=64": 0.000000}, "iodepth_submit": {"4": 100.000000}, "iodepth_complete": {"4": 100.000000}}]}`
+	root, err := ParseJSON([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ExtraJSON(root, Checks{IO: IOTotal, Depth: true})
+	for _, w := range []string{
+		"jobs[0]/directions=read,write",
+		"jobs[0]/read/clat_ns/percentile keys=50.000000,99.000000",
+		"jobs[0]/sum of short_ios=1",
+		"jobs[0]/sum of clat_ns=6",
+		"jobs[0]/iodepth_level: 1=100.000000, >=64=0.000000",
+		"jobs[0]/latency_percentile=100.000000",
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("ExtraJSON lacks %q:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
 }

@@ -1,44 +1,249 @@
 package jobspec
 
-// engineOptions lists the private options of the engines gofio
-// implements, as fio's --enghelp shows them. Their values are kept raw in
-// Job.EngineOptions; the engine validates them when it is built.
-var engineOptions = map[string][]Option{
-	"libaio": {
-		{Name: "userspace_reap", Kind: KindFlag, Help: "Use alternative user-space reap implementation"},
-		{Name: "cmdprio_percentage", Kind: KindInt, Help: "Send high priority I/O this percentage of the time"},
-		{Name: "cmdprio_class", Kind: KindInt, Help: "Set asynchronous IO priority class"},
-		{Name: "cmdprio", Kind: KindInt, Help: "Set asynchronous IO priority level"},
-		{Name: "cmdprio_bssplit", Kind: KindString, Help: "Set priority percentages for different block sizes"},
-		{Name: "nowait", Kind: KindBool, Help: "Set RWF_NOWAIT for reads/writes"},
-	},
-	"io_uring": {
-		{Name: "hipri", Kind: KindFlag, Help: "Use polled IO completions"},
-		{Name: "cmdprio_percentage", Kind: KindInt, Help: "Send high priority I/O this percentage of the time"},
-		{Name: "cmdprio_class", Kind: KindInt, Help: "Set asynchronous IO priority class"},
-		{Name: "cmdprio", Kind: KindInt, Help: "Set asynchronous IO priority level"},
-		{Name: "cmdprio_bssplit", Kind: KindString, Help: "Set priority percentages for different block sizes"},
-		{Name: "fixedbufs", Kind: KindFlag, Help: "Pre map IO buffers"},
-		{Name: "registerfiles", Kind: KindFlag, Help: "Pre-open/register files"},
-		{Name: "sqthread_poll", Kind: KindFlag, Help: "Offload submission/completion to kernel thread"},
-		{Name: "sqthread_poll_cpu", Kind: KindInt, Help: "What CPU to run SQ thread polling on"},
-		{Name: "nonvectored", Kind: KindInt, Help: "Use non-vectored read/write commands"},
-		{Name: "uncached", Kind: KindInt, Help: "Use RWF_UNCACHED for buffered read/writes"},
-		{Name: "nowait", Kind: KindBool, Help: "Use RWF_NOWAIT for reads/writes"},
-		{Name: "force_async", Kind: KindInt, Help: "Set IOSQE_ASYNC every N requests"},
-		{Name: "cmd_type", Kind: KindString, Help: "Specify uring-cmd type"},
-	},
+import "strings"
+
+// This file lists the ioengines of fio 3.33's Linux build in fio's
+// --enghelp order, each with its private options as fio --enghelp=ENGINE
+// and --enghelp=ENGINE,OPTION show them. A job may use an engine's options
+// only once its ioengine is that engine; they are applied after all
+// general options of a section. gofio knows the options of every engine
+// fio knows, so that job files parse as they do with fio; which engines
+// gofio can run is the runner's registry.
+
+// engineTable is one ioengine and its private options.
+type engineTable struct {
+	Name    string
+	Options []Option
 }
 
-// EngineOptions returns the private options of engine, in --enghelp order.
-func EngineOptions(engine string) []Option { return engineOptions[engine] }
+// Engines returns the names of fio 3.33's built-in ioengines in fio's
+// --enghelp order.
+func Engines() []string {
+	names := make([]string, len(fioEngines))
+	for i, e := range fioEngines {
+		names[i] = e.Name
+	}
+	return names
+}
 
-// isEngineOption reports whether name is a private option of engine.
-func isEngineOption(engine, name string) bool {
-	for _, o := range engineOptions[engine] {
-		if o.Name == name {
-			return true
+// ResolveEngine returns the engine fio loads for an ioengine value: names
+// starting with "aio" or "linuxaio" mean libaio. known is false for
+// engines fio 3.33's build does not have.
+func ResolveEngine(name string) (engine string, known bool) {
+	if strings.HasPrefix(name, "aio") || strings.HasPrefix(name, "linuxaio") {
+		name = "libaio"
+	}
+	for _, e := range fioEngines {
+		if e.Name == name {
+			return name, true
 		}
 	}
-	return false
+	return name, false
+}
+
+// EngineOptions returns the private options of engine (an ioengine value,
+// resolved as ResolveEngine does), in --enghelp order; nil when it has
+// none or is unknown.
+func EngineOptions(engine string) []Option {
+	name, _ := ResolveEngine(engine)
+	for _, e := range fioEngines {
+		if e.Name == name {
+			return e.Options
+		}
+	}
+	return nil
+}
+
+// lookupEngineOption finds name (or an alias) among engine's options.
+func lookupEngineOption(engine, name string) (*Option, bool) {
+	opts := EngineOptions(engine)
+	for i := range opts {
+		if opts[i].Name == name || opts[i].Alias != "" && opts[i].Alias == name {
+			return &opts[i], true
+		}
+	}
+	return nil, false
+}
+
+func initEngines() {
+	for _, e := range fioEngines {
+		for i := range e.Options {
+			o := &e.Options[i]
+			if o.Engine == "" {
+				o.Engine = e.Name
+			}
+			o.lim = parseLimits(o.Range)
+		}
+	}
+}
+
+var fioEngines = []engineTable{
+	{Name: "cpuio", Options: cpuioOptions},
+	{Name: "mmap", Options: mmapOptions},
+	{Name: "sync"},
+	{Name: "psync"},
+	{Name: "vsync"},
+	{Name: "pvsync"},
+	{Name: "pvsync2", Options: pvsync2Options},
+	{Name: "null"},
+	{Name: "net", Options: netOptions},
+	{Name: "netsplice", Options: netOptions},
+	{Name: "ftruncate"},
+	{Name: "filecreate"},
+	{Name: "filestat", Options: filestatOptions},
+	{Name: "filedelete"},
+	{Name: "exec", Options: execOptions},
+	{Name: "posixaio"},
+	{Name: "falloc"},
+	{Name: "e4defrag", Options: e4defragOptions},
+	{Name: "splice"},
+	{Name: "gfapi", Options: gfapiOptions},
+	{Name: "gfapi_async", Options: gfapiOptions},
+	{Name: "mtd", Options: mtdOptions},
+	{Name: "sg", Options: sgOptions},
+	{Name: "io_uring", Options: ioUringOptions},
+	{Name: "io_uring_cmd", Options: ioUringOptions},
+	{Name: "nbd", Options: nbdOptions},
+	{Name: "libaio", Options: libaioOptions},
+	{Name: "rdma", Options: rdmaOptions},
+	{Name: "rados", Options: radosOptions},
+	{Name: "rbd", Options: rbdOptions},
+	{Name: "pmemblk"},
+	{Name: "dev-dax"},
+	{Name: "libpmem"},
+}
+
+// cpuioOptions are the private options of the cpuio engine.
+var cpuioOptions = []Option{
+	{Name: "cpuload", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use this percentage of CPU"},
+	{Name: "cpuchunks", Kind: KindInt, Type: "integer value (opt=100)", Default: "50000", Help: "Length of the CPU burn cycles (usecs)", Parent: "cpuload"},
+	{Name: "cpumode", Kind: KindChoice, Type: "string (opt=bla)", Default: "noop", Help: "Stress mode", Choices: []Choice{{"noop", "NOOP instructions"}, {"qsort", "QSORT computation"}}},
+	{Name: "exit_on_io_done", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Exit when IO threads finish"},
+}
+
+// mmapOptions are the private options of the mmap engine.
+var mmapOptions = []Option{
+	{Name: "thp", Kind: KindInt, Type: "integer value (opt=100)", Help: "Memory Advise Huge Page"},
+}
+
+// pvsync2Options are the private options of the pvsync2 engine.
+var pvsync2Options = []Option{
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Set RWF_HIPRI for pwritev2/preadv2"},
+	{Name: "hipri_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "100", Range: "min=0, max=100", Help: "Probabilistically set RWF_HIPRI for pwritev2/preadv2"},
+	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes"},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for pwritev2/preadv2"},
+}
+
+// netOptions are the private options of the net engine.
+var netOptions = []Option{
+	{Name: "hostname", Kind: KindString, Type: "string (opt=bla)", Help: "Hostname for net IO engine"},
+	{Name: "port", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=65535", Help: "Port to use for TCP or UDP net connections"},
+	{Name: "protocol", Alias: "proto", Kind: KindChoice, Type: "string (opt=bla)", Default: "tcp", Help: "Network protocol to use", Choices: []Choice{{"tcp", "Transmission Control Protocol"}, {"tcpv6", "Transmission Control Protocol V6"}, {"udp", "User Datagram Protocol"}, {"udpv6", "User Datagram Protocol V6"}, {"unix", "UNIX domain socket"}}},
+	{Name: "nodelay", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use TCP_NODELAY on TCP connections"},
+	{Name: "listen", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Listen for incoming TCP connections"},
+	{Name: "pingpong", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Ping-pong IO requests"},
+	{Name: "interface", Kind: KindString, Type: "string (opt=bla)", Help: "Network interface to use"},
+	{Name: "ttl", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Time-to-live value for outgoing UDP multicast packets"},
+	{Name: "window_size", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set socket buffer window size"},
+	{Name: "mss", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set TCP maximum segment size"},
+}
+
+// filestatOptions are the private options of the filestat engine.
+var filestatOptions = []Option{
+	{Name: "stat_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "stat", Help: "Specify stat system call type to measure lookup/getattr performance", Choices: []Choice{{"stat", "Use stat(2)"}, {"lstat", "Use lstat(2)"}, {"statx", "Use statx(2) if exists"}}},
+}
+
+// execOptions are the private options of the exec engine.
+var execOptions = []Option{
+	{Name: "program", Kind: KindString, Type: "string (opt=bla)", Help: "Program to execute"},
+	{Name: "arguments", Kind: KindString, Type: "string (opt=bla)", Help: "Arguments to pass"},
+	{Name: "grace_time", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Grace time before sending a SIGKILL"},
+	{Name: "std_redirect", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Help: "Redirect stdout & stderr to files"},
+}
+
+// e4defragOptions are the private options of the e4defrag engine.
+var e4defragOptions = []Option{
+	{Name: "donorname", Kind: KindString, Type: "string (opt=bla)", Help: "File used as a block donor"},
+	{Name: "inplace", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=1", Help: "Alloc and free space inside defrag event"},
+}
+
+// gfapiOptions are the private options of the gfapi engine.
+var gfapiOptions = []Option{
+	{Name: "volume", Kind: KindString, Type: "string (opt=bla)", Help: "Name of the Glusterfs volume"},
+	{Name: "brick", Kind: KindString, Type: "string (opt=bla)", Help: "Name of the Glusterfs brick to connect"},
+	{Name: "single-instance", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Only one glusterfs instance"},
+}
+
+// mtdOptions are the private options of the mtd engine.
+var mtdOptions = []Option{
+	{Name: "skip_bad", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Skip operations against known bad blocks."},
+}
+
+// sgOptions are the private options of the sg engine.
+var sgOptions = []Option{
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions"},
+	{Name: "readfua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Read operations"},
+	{Name: "writefua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Write operations"},
+	{Name: "sg_write_mode", Kind: KindChoice, Type: "string (opt=bla)", Default: "write", Help: "Specify SCSI WRITE mode", Choices: []Choice{{"write", "Issue standard SCSI WRITE commands"}, {"write_and_verify", "Issue SCSI WRITE AND VERIFY commands"}, {"verify", "Issue SCSI WRITE AND VERIFY commands. This option is deprecated. Use write_and_verify instead."}, {"write_same", "Issue SCSI WRITE SAME commands"}, {"same", "Issue SCSI WRITE SAME commands. This option is deprecated. Use write_same instead."}, {"write_same_ndob", "Issue SCSI WRITE SAME(16) commands with NDOB flag set"}, {"verify_bytchk_00", "Issue SCSI VERIFY commands with BYTCHK set to 00"}, {"verify_bytchk_01", "Issue SCSI VERIFY commands with BYTCHK set to 01"}, {"verify_bytchk_11", "Issue SCSI VERIFY commands with BYTCHK set to 11"}, {"write_stream", "Issue SCSI WRITE STREAM(16) commands"}}},
+	{Name: "stream_id", Kind: KindInt, Type: "integer value (opt=100)", Default: "0", Help: "Stream ID for WRITE STREAM(16) commands"},
+}
+
+// ioUringOptions are the private options of the io_uring engine.
+var ioUringOptions = []Option{
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions"},
+	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time"},
+	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class"},
+	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level"},
+	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes"},
+	{Name: "fixedbufs", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre map IO buffers"},
+	{Name: "registerfiles", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre-open/register files"},
+	{Name: "sqthread_poll", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Offload submission/completion to kernel thread"},
+	{Name: "sqthread_poll_cpu", Kind: KindInt, Type: "integer value (opt=100)", Help: "What CPU to run SQ thread polling on"},
+	{Name: "nonvectored", Kind: KindInt, Type: "integer value (opt=100)", Default: "-1", Help: "Use non-vectored read/write commands"},
+	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes"},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use RWF_NOWAIT for reads/writes"},
+	{Name: "force_async", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set IOSQE_ASYNC every N requests"},
+	{Name: "cmd_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "nvme", Help: "Specify uring-cmd type", Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}}},
+}
+
+// nbdOptions are the private options of the nbd engine.
+var nbdOptions = []Option{
+	{Name: "uri", Kind: KindString, Type: "string (opt=bla)", Help: "Name of NBD URI"},
+}
+
+// libaioOptions are the private options of the libaio engine.
+var libaioOptions = []Option{
+	{Name: "userspace_reap", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use alternative user-space reap implementation"},
+	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time"},
+	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class"},
+	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level"},
+	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes"},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for reads/writes"},
+}
+
+// rdmaOptions are the private options of the rdma engine.
+var rdmaOptions = []Option{
+	{Name: "hostname", Kind: KindString, Type: "string (opt=bla)", Help: "Hostname for RDMA IO engine"},
+	{Name: "bindname", Kind: KindString, Type: "string (opt=bla)", EmptyDefault: true, Help: "Bind for RDMA IO engine"},
+	{Name: "port", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=65535", Help: "Port to use for RDMA connections"},
+	{Name: "verb", Alias: "proto", Kind: KindChoice, Type: "string (opt=bla)", Default: "write", Help: "RDMA engine verb", Choices: []Choice{{"write", "Memory Write"}, {"read", "Memory Read"}, {"send", "Posted Send"}, {"recv", "Posted Receive"}}},
+}
+
+// radosOptions are the private options of the rados engine.
+var radosOptions = []Option{
+	{Name: "clustername", Kind: KindString, Type: "string (opt=bla)", Help: "Cluster name for ceph"},
+	{Name: "pool", Kind: KindString, Type: "string (opt=bla)", Help: "Ceph pool name to benchmark against"},
+	{Name: "clientname", Kind: KindString, Type: "string (opt=bla)", Help: "Name of the ceph client to access RADOS engine"},
+	{Name: "conf", Kind: KindString, Type: "string (opt=bla)", Default: "/etc/ceph/ceph.conf", Help: "Path of the ceph configuration file"},
+	{Name: "busy_poll", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Busy poll for completions instead of sleeping"},
+	{Name: "touch_objects", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Help: "Touch (create) objects on start"},
+}
+
+// rbdOptions are the private options of the rbd engine.
+var rbdOptions = []Option{
+	{Name: "clustername", Kind: KindString, Type: "string (opt=bla)", Help: "Cluster name for ceph"},
+	{Name: "rbdname", Kind: KindString, Type: "string (opt=bla)", Help: "RBD name for RBD engine"},
+	{Name: "pool", Kind: KindString, Type: "string (opt=bla)", Help: "Name of the pool hosting the RBD for the RBD engine"},
+	{Name: "clientname", Kind: KindString, Type: "string (opt=bla)", Help: "Name of the ceph client to access the RBD for the RBD engine"},
+	{Name: "busy_poll", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Busy poll for completions instead of sleeping"},
 }

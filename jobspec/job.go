@@ -122,6 +122,13 @@ type Job struct {
 	Stonewall      bool
 	NewGroup       bool
 
+	// What ends other jobs, and which errors end this one.
+	ExitAll         bool
+	ExitWhat        ExitWhat
+	ExitAllOnError  bool
+	ContinueOnError ContinueOnError
+	ErrorDump       bool
+
 	GtodReduce           bool
 	DisableLat           bool
 	DisableClat          bool
@@ -142,7 +149,40 @@ type Job struct {
 
 	// EngineOptions are options private to the job's ioengine, raw.
 	EngineOptions map[string]string
+
+	// IOOptions: block size ranges, offsets, buffers, file handling.
+	IOOptions
+
+	// WaitFor is wait_for: the name of the jobs this one waits for.
+	WaitFor string
+	// Unsupported are the options set for the job that gofio knows but
+	// does not honour yet (*UnsupportedError); running the job is an
+	// error naming the first.
+	Unsupported []error
 }
+
+// ExitWhat is exit_what: which jobs exitall ends.
+type ExitWhat uint8
+
+// The exit_what choices.
+const (
+	ExitGroup      ExitWhat = iota // the jobs of the finishing job's group
+	ExitStonewall                  // every running job; later stonewalls still start
+	ExitEverything                 // every job, running or not yet started
+)
+
+// ContinueOnError is continue_on_error: which errors a job survives.
+type ContinueOnError uint8
+
+// The continue_on_error choices, in fio's order.
+const (
+	ContinueNone ContinueOnError = iota
+	ContinueRead
+	ContinueWrite
+	ContinueIO
+	ContinueVerify
+	ContinueAll
+)
 
 // RawOption is an option as the user wrote it.
 type RawOption struct {
@@ -175,6 +215,7 @@ func defaults() *Job {
 		KBBase:                  1024,
 		SignificantFigures:      4,
 		EngineOptions:           map[string]string{},
+		IOOptions:               defaultIOOptions(),
 	}
 }
 
@@ -187,6 +228,8 @@ func (j *Job) clone() *Job {
 	c.Filename = append([]string(nil), j.Filename...)
 	c.Directory = append([]string(nil), j.Directory...)
 	c.PercentileList = append([]float64(nil), j.PercentileList...)
+	c.Unsupported = append([]error(nil), j.Unsupported...)
+	c.IOOptions = j.IOOptions.clone()
 	c.EngineOptions = make(map[string]string, len(j.EngineOptions))
 	for k, v := range j.EngineOptions {
 		c.EngineOptions[k] = v

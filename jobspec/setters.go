@@ -12,28 +12,35 @@ import (
 
 func failed(name, value string) error { return &ValueError{Option: name, Value: value} }
 
-// intPiece parses the first piece of an integer option, checking [lo, hi].
+// intPiece reads the first piece of an integer option, checking [lo, hi]
+// (hi < 0: no upper bound) on the value truncated to 32 bits, as fio
+// does.
 func intPiece(name, value string, kbBase int, lo, hi int64) (int64, error) {
-	p := splitPieces(value)[0]
-	v, err := parseSize(p, kbBase)
-	if err != nil || v.Percent {
+	s, err := parseSize(pieces(value, true)[0].Text, kbBase)
+	if err != nil {
 		return 0, failed(name, value)
 	}
-	if v.N < lo {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, v.N, lo)}
+	v := int64(int32(s.plain()))
+	if v < lo {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, s.plain(), lo)}
 	}
-	if hi >= 0 && v.N > hi {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, v.N, hi)}
+	if hi >= 0 && v > hi {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, s.plain(), hi)}
 	}
-	return v.N, nil
+	return v, nil
 }
 
 // setInt returns a setter for an int option with range [lo, hi] (hi < 0:
-// no upper bound).
+// no upper bound). fio stores the first piece only, and only if it is in
+// range ("iodepth=-1" is accepted because its second piece "1" reads
+// fine, but leaves iodepth as it was).
 func setInt(name string, lo, hi int64, field func(*Job) *int) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		v, err := intPiece(name, value, j.KBBase, lo, hi)
 		if err != nil {
+			if anyPiece(value, j.KBBase) {
+				return nil
+			}
 			return err
 		}
 		*field(j) = int(v)
@@ -41,7 +48,28 @@ func setInt(name string, lo, hi int64, field func(*Job) *int) func(*Job, string)
 	}
 }
 
-// setBool returns a setter for a bool option (0 or 1).
+// anyPiece reports whether some piece of a multi-value option reads as a
+// number (fio then accepts the option).
+func anyPiece(value string, kbBase int) bool {
+	for _, p := range pieces(value, true) {
+		if _, err := parseSize(p.Text, kbBase); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// firstNumber reads the first piece of a value as a 32-bit number.
+func firstNumber(value string, kbBase int) (int64, bool) {
+	s, err := parseSize(pieces(value, true)[0].Text, kbBase)
+	if err != nil {
+		return 0, false
+	}
+	return int64(int32(s.plain())), true
+}
+
+// setBool returns a setter for a bool option (0 or 1; fio stores the
+// first piece).
 func setBool(field func(*Job) *bool) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		v, err := parseBool(value)
@@ -66,15 +94,16 @@ func setNotBool(field func(*Job) *bool) func(*Job, string) error {
 	}
 }
 
-// setFlag returns a setter for a flag option: no value or a number.
+// setFlag returns a setter for a flag option: no value means on, a number
+// is on unless it is 0.
 func setFlag(field func(*Job) *bool) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		if value == "" {
 			*field(j) = true
 			return nil
 		}
-		v, _, err := parseInt(splitPieces(value)[0])
-		if err != nil {
+		v, ok := firstNumber(value, 1024)
+		if !ok {
 			return errNoNumber
 		}
 		*field(j) = v != 0
@@ -82,15 +111,17 @@ func setFlag(field func(*Job) *bool) func(*Job, string) error {
 	}
 }
 
+// parseBool reads a bool option's first piece: any number, where more
+// than 1 is refused.
 func parseBool(value string) (bool, error) {
-	v, _, err := parseInt(splitPieces(value)[0])
-	if err != nil {
+	v, ok := firstNumber(value, 1024)
+	if !ok {
 		return false, errNoNumber
 	}
-	if v < 0 || v > 1 {
+	if v > 1 {
 		return false, &rangeError{v: v}
 	}
-	return v == 1, nil
+	return v != 0, nil
 }
 
 // rangeError is a bool outside 0…1; Build turns it into fio's text.
@@ -98,27 +129,35 @@ type rangeError struct{ v int64 }
 
 func (e *rangeError) Error() string { return fmt.Sprintf("max value out of range: %d (1 max)", e.v) }
 
-// setTime returns a setter for a time option stored in µs.
+// setTime returns a setter for a time option stored in µs (fio stores
+// the first piece).
 func setTime(defUnit uint64, field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := parseTime(splitPieces(value)[0], defUnit)
+		v, err := parseTimeInt(pieces(value, true)[0].Text, int64(defUnit))
 		if err != nil {
 			return err
 		}
-		*field(j) = v
+		*field(j) = uint64(v)
 		return nil
 	}
 }
 
 // setSizeLast returns a setter for a size option whose handler runs on
-// every piece, so the last piece wins.
+// every piece, so the last piece that reads wins. Percentages and zone
+// counts are not supported by these fields yet.
 func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		var ok bool
-		for _, p := range splitPieces(value) {
-			v, err := parseSize(p, j.KBBase)
-			if err != nil || v.Percent {
+		for _, p := range pieces(value, true) {
+			if isZones(p.Text) {
+				return &UnsupportedError{Option: "", Value: value}
+			}
+			v, err := parseSize(p.Text, j.KBBase)
+			if err != nil {
 				continue
+			}
+			if v.Percent {
+				return &UnsupportedError{Value: value}
 			}
 			*field(j) = uint64(v.N)
 			ok = true
@@ -128,6 +167,15 @@ func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 		}
 		return nil
 	}
+}
+
+// isZones reports a zone count ("4z").
+func isZones(text string) bool {
+	if !strings.HasSuffix(text, "z") {
+		return false
+	}
+	_, n, _ := cStrtoll(text, 10)
+	return n > 0 && text[n] == 'z'
 }
 
 func setString(field func(*Job) *string) func(*Job, string) error {
@@ -196,6 +244,10 @@ func setRW(j *Job, value string) error {
 // fio's list of valid values for it.
 var errChoice = fmt.Errorf("not a valid choice")
 
+// setRWSuffix reads the postfix of rw=MODE:N: for random modes the number
+// of I/Os per random offset (C's atoi), for sequential ones a size added
+// to the offset after each I/O. A bad sequential postfix is refused
+// before (not in dry runs, where fio accepts it too); it is stored as 0.
 func setRWSuffix(j *Job, rest string) error {
 	j.RWSuffix = 0
 	if !strings.HasPrefix(rest, ":") {
@@ -203,15 +255,13 @@ func setRWSuffix(j *Job, rest string) error {
 	}
 	rest = rest[1:]
 	if j.RW.Random() {
-		n, _ := strconv.Atoi(strings.TrimSpace(rest))
-		j.RWSuffix = int64(n)
+		v, _, _ := cStrtoll(rest, 10)
+		j.RWSuffix = int64(int32(v))
 		return nil
 	}
-	v, err := parseSize(rest, j.KBBase)
-	if err != nil {
-		return fmt.Errorf("fio: rw postfix parsing failed")
+	if v, err := parseSize(rest, j.KBBase); err == nil {
+		j.RWSuffix = v.plain()
 	}
-	j.RWSuffix = v.N
 	return nil
 }
 
@@ -224,41 +274,52 @@ func setIOEngine(j *Job, value string) error {
 	return nil
 }
 
-// setBS sets the per-direction block sizes: piece i is direction i, later
-// directions take the last piece, empty pieces leave a direction as it is.
+// setBS sets the per-direction block sizes as fio does: piece i (of at
+// most three) sets direction i if it reads and is at least 1; the last
+// piece also sets the directions after it. A piece that does not read
+// (empty, say) leaves its direction as it was: "bs=,8k" keeps the read
+// size, and "bs=8k," sets only the read size.
 func setBS(j *Job, value string) error {
-	pieces := splitPieces(value)
-	var last uint64
-	var ok bool
-	for d := 0; d < 3; d++ {
-		if d < len(pieces) {
-			if pieces[d] == "" {
-				continue
-			}
-			v, err := parseSize(pieces[d], j.KBBase)
-			if err != nil || v.Percent || v.N < 1 {
-				if d == 0 && len(pieces) == 1 {
-					return errNoNumber
-				}
-				continue
-			}
-			last = uint64(v.N)
-			ok = true
-		}
-		if ok {
-			j.BS[d] = last
-		}
-	}
-	if !ok {
+	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 1 || n < 0 })
+	if !set[0] && !set[1] && !set[2] {
 		return errNoNumber
+	}
+	for d := range 3 {
+		if set[d] {
+			j.BS[d] = uint64(v[d])
+		}
 	}
 	return nil
 }
 
+// slots reads a value into n per-piece slots the way fio fills R,W,T (or
+// low,high) options: piece i fills slot i, the last piece also the slots
+// after it; pieces that do not read, or fail ok, fill nothing.
+func slots(value string, kbBase, n int, ok func(int64) bool) (v [3]int64, set [3]bool) {
+	for i, p := range pieces(value, true) {
+		if i >= n {
+			break
+		}
+		s, err := parseSize(p.Text, kbBase)
+		if err != nil || !ok(s.plain()) {
+			continue
+		}
+		for k := i; k < n && (k == i || !p.More); k++ {
+			v[k], set[k] = s.plain(), true
+		}
+	}
+	return v, set
+}
+
+// setSize sets size: every piece runs fio's handler, so the last one wins;
+// N% sets a percentage of the file size.
 func setSize(j *Job, value string) error {
 	var ok bool
-	for _, p := range splitPieces(value) {
-		v, err := parseSize(p, j.KBBase)
+	for _, p := range pieces(value, true) {
+		if isZones(p.Text) {
+			return &UnsupportedError{Option: "size", Value: value}
+		}
+		v, err := parseSize(p.Text, j.KBBase)
 		if err != nil {
 			continue
 		}
@@ -275,52 +336,64 @@ func setSize(j *Job, value string) error {
 	return nil
 }
 
-// setFileSize reads lo-hi (or one value for both).
+// setFileSize reads filesize: a size, or low and high sizes ("lo-hi",
+// "lo:hi", "lo,hi"); values under 1 are refused by fio.
 func setFileSize(j *Job, value string) error {
-	pieces := splitPieces(value)
-	var vals []uint64
-	for _, p := range pieces {
-		v, err := parseSize(p, j.KBBase)
-		if err != nil || v.Percent {
-			continue
-		}
-		vals = append(vals, uint64(v.N))
-	}
-	switch len(vals) {
-	case 0:
+	v, set := slots(value, j.KBBase, 2, func(n int64) bool { return uint64(n) >= 1 })
+	if !set[0] && !set[1] {
 		return errNoNumber
-	case 1:
-		j.FileSize = [2]uint64{vals[0], vals[0]}
-	default:
-		j.FileSize = [2]uint64{vals[0], vals[1]}
+	}
+	for i := range 2 {
+		if set[i] {
+			j.FileSize[i] = uint64(v[i])
+		}
 	}
 	return nil
 }
 
-func setRWMixRead(j *Job, value string) error {
-	v, err := intPiece("rwmixread", value, j.KBBase, 0, 100)
-	if err != nil {
-		return err
+// setRWMix returns the setter of rwmixread (read=true) or rwmixwrite: its
+// handler runs on every piece in range, the last one wins, and it sets
+// the other direction to the rest of 100.
+func setRWMix(read bool) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		ok := false
+		for _, p := range pieces(value, true) {
+			s, err := parseSize(p.Text, j.KBBase)
+			if err != nil {
+				continue
+			}
+			v := int64(int32(s.plain()))
+			if v < 0 || v > 100 {
+				continue
+			}
+			ok = true
+			if read {
+				j.RWMixRead = int(v)
+			} else {
+				j.RWMixRead = 100 - int(v)
+			}
+		}
+		if !ok {
+			return errNoNumber
+		}
+		return nil
 	}
-	j.RWMixRead = int(v)
-	return nil
 }
 
-func setRWMixWrite(j *Job, value string) error {
-	v, err := intPiece("rwmixwrite", value, j.KBBase, 0, 100)
-	if err != nil {
-		return err
-	}
-	j.RWMixRead = 100 - int(v)
-	return nil
-}
+var (
+	setRWMixRead  = setRWMix(true)
+	setRWMixWrite = setRWMix(false)
+)
 
 func setRandSeed(j *Job, value string) error {
-	v, err := parseSize(splitPieces(value)[0], j.KBBase)
+	v, err := parseSize(pieces(value, true)[0].Text, j.KBBase)
 	if err != nil {
+		if anyPiece(value, j.KBBase) {
+			return nil
+		}
 		return err
 	}
-	j.RandSeed = uint64(v.N)
+	j.RandSeed = uint64(v.plain())
 	j.RandRepeat = true
 	return nil
 }
@@ -339,73 +412,55 @@ func setGtodReduce(j *Job, value string) error {
 	return nil
 }
 
-// setPercentileList reads ':'-separated floats in [0, 100], at most 20,
-// and remembers the most decimals typed (the label precision).
+// setPercentileList reads ':'-separated floats (as C's strtod reads them)
+// in [0, 100], at most 20; the list replaces the default. It remembers the
+// most decimals typed (the label precision).
 func setPercentileList(j *Job, value string) error {
 	var list []float64
 	prec := 0
-	for _, p := range strings.Split(value, ":") {
-		num := leadingFloat(p)
-		f, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			return &ValueError{Option: "percentile_list", Value: value, Detail: "not a floating point value: " + p}
+	rest := value
+	for i := 0; ; i++ {
+		sep := strings.IndexByte(rest, ':')
+		f, n := cStrtod(rest)
+		if i < 20 && n > 0 && f >= 0 && f <= 100 {
+			list = append(list, f)
+			num := strings.TrimLeft(rest[:n], " \t\n\v\f\r")
+			if k := strings.IndexByte(num, '.'); k >= 0 {
+				prec = max(prec, len(num)-k-1)
+			}
 		}
-		if f < 0 || f > 100 {
-			return &ValueError{Option: "percentile_list", Value: value, Detail: fmt.Sprintf("value out of range: %f (range max: 100.000000)", f)}
+		if sep < 0 {
+			break
 		}
-		if i := strings.IndexByte(num, '.'); i >= 0 {
-			prec = max(prec, len(num)-i-1)
-		}
-		list = append(list, f)
+		rest = rest[sep+1:]
 	}
-	if len(list) > 20 {
-		return &ValueError{Option: "percentile_list", Value: value, Detail: "the list exceeding max length 20"}
+	if len(list) == 0 {
+		return failed("percentile_list", value)
 	}
 	j.PercentileList, j.PercentilePrecision = list, prec
 	return nil
 }
 
-// leadingFloat returns the longest prefix of s that reads as a decimal
-// float (as C's strtod would consume it).
-func leadingFloat(s string) string {
-	s = strings.TrimLeft(s, " \t")
-	end := 0
-	seenDigit, seenDot := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			seenDigit = true
-			end = i + 1
-		case c == '.' && !seenDot:
-			seenDot = true
-		case (c == '+' || c == '-') && i == 0:
-		default:
-			if seenDigit {
-				return s[:end]
-			}
-			return s[:i]
-		}
-	}
-	return s[:end]
-}
-
 func setKBBase(j *Job, value string) error {
-	v, _, err := parseInt(value)
-	if err != nil || (v != 1024 && v != 1000) {
-		return failed("kb_base", value)
+	switch {
+	case matchChoice(value, "1024"):
+		j.KBBase = 1024
+	case matchChoice(value, "1000"):
+		j.KBBase = 1000
+	default:
+		return errChoice
 	}
-	j.KBBase = int(v)
 	return nil
 }
 
 func setUnitBase(j *Job, value string) error {
-	v, _, err := parseInt(value)
-	if err != nil || (v != 0 && v != 1 && v != 8) {
-		return errChoice
+	for _, w := range []string{"0", "8", "1"} {
+		if matchChoice(value, w) {
+			j.UnitBase = int(w[0] - '0')
+			return nil
+		}
 	}
-	j.UnitBase = int(v)
-	return nil
+	return errChoice
 }
 
 func setUnified(j *Job, value string) error {
@@ -417,3 +472,37 @@ func setUnified(j *Job, value string) error {
 	}
 	return errChoice
 }
+
+func setExitWhat(j *Job, value string) error {
+	for i, w := range []string{"group", "stonewall", "all"} {
+		if matchChoice(value, w) {
+			j.ExitWhat = ExitWhat(i)
+			return nil
+		}
+	}
+	return errChoice
+}
+
+func setContinueOnError(j *Job, value string) error {
+	for i, w := range []string{"none", "read", "write", "io", "verify", "all"} {
+		if matchChoice(value, w) {
+			j.ContinueOnError = ContinueOnError(i)
+			return nil
+		}
+	}
+	switch {
+	case matchChoice(value, "0"):
+		j.ContinueOnError = ContinueNone
+	case matchChoice(value, "1"):
+		j.ContinueOnError = ContinueAll
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+// ParseSeconds reads a time value the way fio's own time options
+// (--eta-interval, --eta-newline, --status-interval) do: a number with an
+// optional unit suffix, seconds when there is none. It returns
+// microseconds.
+func ParseSeconds(s string) (uint64, error) { return parseTime(s, second) }

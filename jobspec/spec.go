@@ -1,36 +1,44 @@
 // Package jobspec knows every option of fio 3.33: one table (options.go)
 // holds each option's name, alias, kind, default, help and choices, and a
-// typed setter for the options gofio honours. The table drives value
-// parsing, validation and the help output, and turns the raw sections of
-// the parser into typed Job values.
+// typed setter for the options gofio honours; profileopts.go and
+// engineopts.go hold the options of fio's built-in profiles and the
+// private options of its ioengines. The tables drive value parsing and
+// validation with fio's messages (read.go, handlers.go), the help output
+// and --showcmd, and turn the raw sections of the parser into typed Job
+// values (build.go).
 package jobspec
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
-// Kind is how an option's value is written.
+// Kind is how an option's value is written. The kinds mirror fio's option
+// types (reference: cli-and-jobfiles.md §3.1).
 type Kind uint8
 
-// The option kinds (reference: cli-and-jobfiles.md §3.1).
+// The option kinds.
 const (
-	KindString      Kind = iota // free text
-	KindChoice                  // one word of Choices, maybe with :params
-	KindSize                    // integer with size suffix
-	KindSizePct                 // size, N% or Nz
-	KindSizeRange               // lo-hi sizes
-	KindTimeSec                 // time, seconds by default
-	KindTimeUsec                // time, microseconds by default
-	KindInt                     // integer (size suffixes allowed)
-	KindBool                    // 0 or 1
-	KindFlag                    // no value, or a number
-	KindRange                   // lo-hi ranges, per direction
-	KindFloatList               // ':'-separated floats
-	KindMultiChoice             // sync_file_range
-	KindSplit                   // bssplit-like lists
-	KindDeprecated              // accepted or rejected with a notice
-	KindUnsupported             // not in fio's Linux build
+	KindString         Kind = iota // free text stored as written (fio: store)
+	KindChoice                     // one word of Choices, maybe with :params
+	KindSize                       // integer with size suffix, 64-bit
+	KindSizePct                    // size, N% or Nz
+	KindSizeRange                  // size, or lo-hi sizes (filesize)
+	KindTimeSec                    // time, seconds by default
+	KindTimeUsec                   // time, microseconds by default
+	KindInt                        // 32-bit integer (size suffixes allowed)
+	KindBool                       // 0 or 1
+	KindFlag                       // no value, or a number
+	KindRange                      // lo-hi ranges, per direction
+	KindFloatList                  // ':'-separated floats
+	KindMultiChoice                // sync_file_range: ','-separated words
+	KindSplit                      // bssplit-like lists
+	KindDeprecated                 // refused with a notice
+	KindUnsupported                // not in fio's Linux build (unused: fio does not know them)
+	KindInt64                      // 64-bit unsigned integer (bs, rate…)
+	KindText                       // text read by a handler (cpus_allowed, ignore_error…)
+	KindSoftDeprecated             // accepted with a notice, no effect
 )
 
 // Choice is one allowed word of a choice option.
@@ -46,20 +54,44 @@ type Option struct {
 	// PerDir marks options taking up to three comma-separated values for
 	// read, write and trim.
 	PerDir bool
-	// Type, Default and Range are the texts --cmdhelp prints.
+	// LowHigh marks options taking a low and a high value (filesize,
+	// startdelay).
+	LowHigh bool
+	// Unit is the default time unit, in microseconds, of an integer option
+	// that takes time values (thinktime); 0 for plain numbers.
+	Unit int64
+	// MaxLen is the most values a float list takes.
+	MaxLen int
+	// Type, Default and Range are the texts --cmdhelp prints; Range also
+	// gives the limits values are checked against.
 	Type    string
 	Default string
-	Range   string
-	Help    string
-	Parent  string
-	Choices []Choice
+	// EmptyDefault marks a default that is the empty string (--cmdhelp
+	// prints "default: " rather than "no default").
+	EmptyDefault bool
+	Range        string
+	Help         string
+	Parent       string
+	Choices      []Choice
 	// Hidden options are left out of --cmdhelp=all.
 	Hidden bool
-	// Engine names the ioengine an engine-private option belongs to.
-	Engine string
+	// Engine names the ioengine an engine-private option belongs to;
+	// Profile the built-in profile a profile option belongs to.
+	Engine  string
+	Profile string
 	// Set applies a value to a job; nil when gofio does not honour the
 	// option yet.
 	Set func(j *Job, value string) error
+
+	lim limits
+}
+
+// limits are the bounds fio checks values against. fio treats a bound of
+// 0 as "none".
+type limits struct {
+	min, max       int64
+	minF, maxF     float64
+	hasMinF, hasMF bool
 }
 
 // Valueless reports whether the option may be given without a value.
@@ -76,14 +108,50 @@ func init() {
 	}
 	for i := range options {
 		o := &options[i]
+		o.lim = parseLimits(o.Range)
 		add(o.Name, o)
 		if o.Alias != "" {
 			add(o.Alias, o)
 		}
 	}
+	for i := range profileOptions {
+		profileOptions[i].lim = parseLimits(profileOptions[i].Range)
+	}
+	initEngines()
 }
 
-// Lookup returns the option named name (or one of its aliases).
+// parseLimits reads a --cmdhelp range text ("min=1, max=-1",
+// "min=0.000000, max=100.000000"). "max=-1" is fio's way of printing its
+// implicit 32-bit maximum, which no 32-bit value exceeds.
+func parseLimits(r string) limits {
+	var l limits
+	for _, part := range strings.Split(r, ", ") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			continue
+		}
+		if strings.Contains(v, ".") {
+			f, _ := strconv.ParseFloat(v, 64)
+			if k == "min" {
+				l.minF, l.hasMinF = f, true
+			} else {
+				l.maxF, l.hasMF = f, true
+			}
+			continue
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if k == "min" {
+			l.min = n
+		} else if n != -1 {
+			l.max = n
+		}
+	}
+	return l
+}
+
+// Lookup returns the general option named name (or one of its aliases).
+// Profile and engine options are not general options; see
+// LookupProfileOption and EngineOptions.
 func Lookup(name string) (*Option, bool) {
 	o, ok := byName[name]
 	return o, ok
@@ -108,40 +176,14 @@ func (e *ValueError) Error() string {
 // UnsupportedError is an option fio knows that gofio does not honour yet.
 type UnsupportedError struct {
 	Option string
+	// Value, when set, is the value gofio cannot honour (the option
+	// itself is supported).
+	Value string
 }
 
 func (e *UnsupportedError) Error() string {
+	if e.Value != "" {
+		return fmt.Sprintf("gofio: %s=%s is not supported yet", e.Option, e.Value)
+	}
 	return fmt.Sprintf("gofio: option %s is not supported yet", e.Option)
-}
-
-// closest returns the known option name nearest to name (for hints), or "".
-func closest(name string) string {
-	best, bestD := "", 3
-	for n := range byName {
-		if d := editDistance(strings.ToLower(name), n); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

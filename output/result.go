@@ -34,6 +34,10 @@ type Result struct {
 	Disks []Disk
 	// ElapsedMS is the time from the start of the first job to the report.
 	ElapsedMS uint64
+	// Notices are the lines fio prints on its info stream while it builds
+	// the report ("fio: kb_base differs for jobs in group, using 1024 as
+	// the base"); no format prints them.
+	Notices []string
 }
 
 // Option is one option as the user wrote it: canonical name, raw value.

@@ -41,7 +41,8 @@ const diskSampleInterval = 250 * time.Millisecond
 // The caller decides which jobs qualify: fio tracks only jobs with
 // disk_util=1 and an engine doing real block I/O (not null, cpuio, net...).
 type DiskTracker struct {
-	sysRoot string // "/sys"; a fake tree in tests
+	sysRoot string    // "/sys"; a fake tree in tests
+	origin  time.Time // sampling clock origin: program start
 
 	mu      sync.Mutex
 	entries []*diskEntry
@@ -71,7 +72,7 @@ type diskEntry struct {
 
 // NewDiskTracker returns an empty tracker.
 func NewDiskTracker() *DiskTracker {
-	return &DiskTracker{sysRoot: "/sys"}
+	return &DiskTracker{sysRoot: "/sys", origin: time.Now()}
 }
 
 // Add registers the device holding path (a file, a directory or a block
@@ -325,7 +326,11 @@ func (t *DiskTracker) Start() {
 
 func (t *DiskTracker) loop(stop, done chan struct{}) {
 	defer close(done)
-	tick := time.NewTicker(diskSampleInterval)
+	// fio's helper thread samples every 250 ms from program start, not
+	// from the start of the jobs: the first sample comes sooner when file
+	// layout took time, which shows in short runs.
+	first := diskSampleInterval - time.Since(t.origin)%diskSampleInterval
+	tick := time.NewTimer(first)
 	defer tick.Stop()
 	for {
 		select {
@@ -335,6 +340,7 @@ func (t *DiskTracker) loop(stop, done chan struct{}) {
 			t.mu.Lock()
 			t.sample(now)
 			t.mu.Unlock()
+			tick.Reset(diskSampleInterval - time.Since(t.origin)%diskSampleInterval)
 		}
 	}
 }

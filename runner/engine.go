@@ -1,6 +1,10 @@
 package runner
 
-import "golang.org/x/sys/unix"
+import (
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
 
 // Op is the operation an IOUnit carries.
 type Op uint8
@@ -12,6 +16,9 @@ const (
 	OpTrim
 	OpFsync
 	OpFdatasync
+	// OpSyncFileRange is sync_file_range(2) (the sync_file_range
+	// option); the runner performs it, engines never see it.
+	OpSyncFileRange
 )
 
 // IsData reports whether op moves data (read, write or trim).
@@ -32,6 +39,11 @@ type IOUnit struct {
 	// bytes transferred, Err the error (0 for success).
 	Result int
 	Err    unix.Errno
+	// ErrFn, set with Err, names the step that failed when it is not the
+	// I/O itself: fio's func= for an engine that refuses the unit
+	// ("td_io_queue" for a trim the file cannot take). The runner clears
+	// it when the unit is reused.
+	ErrFn string
 
 	// Timestamps kept by the runner (ns on the monotonic clock).
 	start, issue int64
@@ -73,6 +85,25 @@ type Reaper interface {
 	Reap(min int, done []*IOUnit) (int, error)
 }
 
+// FileOpener is implemented by engines that open files themselves: the
+// file-operation engines, whose measured work is the open (create, stat,
+// unlink), and mmap, which maps what it opens. The runner calls OpenFile
+// when the job first uses a file and CloseFile when it is done with it,
+// both on the job's thread.
+type FileOpener interface {
+	// OpenFile opens file index of the job, at path, with open(2) flags,
+	// and returns its descriptor, or -1 when the engine keeps none.
+	OpenFile(index int, path string, flags int) (fd int, err error)
+	// CloseFile releases what OpenFile set up; fd is what it returned.
+	CloseFile(index int, fd int) error
+}
+
+// Noticer is implemented by engines that announce themselves when a job
+// starts, as fio's cpuio does ("NAME (noop): ioengine=cpuio, ...").
+type Noticer interface {
+	Notice(job string) string
+}
+
 // EngineConfig is what an engine is built from.
 type EngineConfig struct {
 	// IODepth is the most units in flight at once.
@@ -84,6 +115,13 @@ type EngineConfig struct {
 	Direct bool
 	// Options holds the engine's private options (name → raw value).
 	Options map[string]string
+	// Files is the number of files of the job (IOUnit.File indexes them).
+	Files int
+	// Seed seeds whatever the engine draws at random (hipri_percentage).
+	Seed uint64
+	// RW is the job's I/O pattern, for engines that advise the kernel
+	// about it (mmap).
+	RW jobspec.RW
 }
 
 // EngineInfo describes one registered engine.
@@ -94,7 +132,21 @@ type EngineInfo struct {
 	New func(cfg EngineConfig) (Engine, error)
 	// Sync marks engines whose Queue completes every I/O itself.
 	Sync bool
-	// NoFiles marks engines that do no file I/O (null): files are not
-	// created or opened.
+	// NoFiles marks engines that do no file I/O (null, cpuio): files are
+	// not created or opened.
 	NoFiles bool
+	// NoLayout marks engines whose files are not laid out before the job
+	// (filecreate creates them as its I/O).
+	NoLayout bool
+	// Diskless marks engines whose I/O reaches no block device: no disk
+	// statistics are kept for their files.
+	Diskless bool
+	// NoStats marks engines whose units are not timed (fio's FIO_NOSTATS):
+	// the file-operation engines time each file operation instead, as a
+	// completion latency of the job's direction.
+	NoStats bool
+	// NoIO marks engines whose units move no data (cpuio): no bytes are
+	// counted, so only runtime ends the job, and fio prints no job line
+	// for it.
+	NoIO bool
 }

@@ -266,7 +266,7 @@ func asyncTrim(u *IOUnit) {
 	r := [2]uint64{uint64(u.Offset), uint64(len(u.Buf))}
 	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(u.FD), unix.BLKDISCARD, uintptr(unsafe.Pointer(&r[0])))
 	if errno != 0 {
-		u.Result, u.Err = 0, errno
+		u.Result, u.Err, u.ErrFn = 0, errno, "td_io_queue"
 		return
 	}
 	u.Result, u.Err = len(u.Buf), 0

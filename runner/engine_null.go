@@ -3,6 +3,9 @@ package runner
 // nullEngine performs no I/O: every unit completes at once with its full
 // length. At iodepth 1 it completes units in Queue; deeper, it queues them
 // and hands them all back on the next Reap, like an asynchronous engine.
+// Like fio's null engine it refuses new units (Busy) while committed ones
+// wait to be reaped, so it never holds more than one batch: fio 3.33
+// reports its I/O depth as 1 at any iodepth.
 type nullEngine struct {
 	async  bool
 	queued []*IOUnit
@@ -27,6 +30,9 @@ func (e *nullEngine) Queue(u *IOUnit) Status {
 	u.Result, u.Err = len(u.Buf), 0
 	if !e.async {
 		return Completed
+	}
+	if len(e.done) > 0 {
+		return Busy
 	}
 	e.queued = append(e.queued, u)
 	return Queued

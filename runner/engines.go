@@ -2,14 +2,29 @@ package runner
 
 import "fmt"
 
-// engines is the registry of I/O engines, in fio's --enghelp order.
+// engines is the registry of I/O engines gofio implements, in fio's
+// --enghelp order.
 var engines = []EngineInfo{
+	{Name: "cpuio", New: newCPUIO, Sync: true, NoFiles: true, NoIO: true},
+	{Name: "mmap", New: newMmap, Sync: true},
 	{Name: "sync", New: newSync, Sync: true},
 	{Name: "psync", New: newPsync, Sync: true},
-	libaioEngine,
-	iouringEngine,
+	{Name: "vsync", New: newVsync, Sync: true},
+	{Name: "pvsync", New: newPvsync, Sync: true},
+	{Name: "pvsync2", New: newPvsync2, Sync: true},
 	{Name: "null", New: newNull, NoFiles: true},
+	{Name: "ftruncate", New: newFtruncate, Sync: true},
+	{Name: "filecreate", New: newFileCreate, Sync: true, NoLayout: true, Diskless: true, NoStats: true},
+	{Name: "filestat", New: newFileStat, Sync: true, NoStats: true},
+	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
+	{Name: "posixaio", New: newPosixaio},
+	{Name: "falloc", New: newFalloc, Sync: true},
+	iouringEngine,
+	libaioEngine,
 }
+
+// Engines returns the registered engines, in fio's --enghelp order.
+func Engines() []EngineInfo { return engines }
 
 // LookupEngine returns the engine registered as name.
 func LookupEngine(name string) (EngineInfo, error) {

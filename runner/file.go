@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,9 +32,14 @@ type setupError struct {
 	errno unix.Errno
 	fn    string // the failing step, fio's func= name
 	msg   string // an explanation printed before, or ""
+	// msgOnly: fio prints only msg (allow_file_create=0).
+	msgOnly bool
 }
 
 func (e *setupError) Error() string {
+	if e.msgOnly {
+		return e.msg
+	}
 	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.errno), e.fn, errText(e.errno))
 	if e.msg != "" {
 		s = e.msg + "\n" + s
@@ -66,6 +70,8 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		}
 	}
 	files := make([]*jobFile, len(names))
+	var sizeRng taus88
+	sizeRng.seed(j.RandSeed ^ 0xf11e)
 	for i, n := range names {
 		f := &jobFile{path: n, fd: -1}
 		var st unix.Stat_t
@@ -78,11 +84,25 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 				have, _ = blockDevSize(n)
 			}
 		}
+		// The job's first offset: offset, plus offset_increment for each
+		// clone before it.
+		start := j.Offset
 		switch {
+		case j.OffsetIncrementPct > 0 && exists:
+			start += have * uint64(j.OffsetIncrementPct) / 100 * uint64(j.JobNum)
+		case j.OffsetIncrement > 0:
+			start += j.OffsetIncrement * uint64(j.JobNum)
+		}
+		switch {
+		case j.FileSize[1] > j.FileSize[0]:
+			// filesize=lo-hi: a random size per file, in whole blocks.
+			f.fileSize = j.FileSize[0] + sizeRng.below(j.FileSize[1]-j.FileSize[0]+1)
+			f.fileSize -= f.fileSize % max(minBS(j), 1)
 		case j.FileSize[1] > 0:
 			f.fileSize = j.FileSize[0]
 		case j.Size > 0:
-			f.fileSize = j.Size / uint64(len(names))
+			// The file must hold the region: offset plus its share of size.
+			f.fileSize = start + j.Size/uint64(len(names))
 		case j.SizePercent > 0 && exists:
 			f.fileSize = have * uint64(j.SizePercent) / 100
 		case exists && have > 0:
@@ -94,11 +114,11 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			f.fileSize = min(f.fileSize, have)
 		}
 		f.size = f.fileSize
-		if j.Offset >= f.size {
+		if start >= f.size {
 			f.size = 0
 		} else {
-			f.offset = j.Offset
-			f.size -= j.Offset
+			f.offset = start
+			f.size -= start
 		}
 		files[i] = f
 	}
@@ -159,9 +179,14 @@ func (f *jobFile) needsLayout() uint64 {
 }
 
 // layout creates or extends f to its size. Files a job reads are filled
-// with data, since reading holes measures nothing; files only written are
-// allocated.
-func (f *jobFile) layout(fill bool, buf []byte) error {
+// with data, since reading holes measures nothing, and so are the files
+// of an overwrite=1 job; files only written are allocated per fallocate=.
+func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
+	fill := j.RW.Reads() || j.Overwrite
+	var pre unix.Stat_t
+	if unix.Stat(f.path, &pre) != nil && !j.AllowFileCreate {
+		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
+	}
 	if dir := filepath.Dir(f.path); dir != "." {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return &setupError{errno: unix.ENOENT, fn: "open", msg: fmt.Sprintf("fio: %s is not a directory", dir)}
@@ -176,14 +201,30 @@ func (f *jobFile) layout(fill bool, buf []byte) error {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return &setupError{errno: errno(err), fn: "fstat"}
 	}
-	if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
-		return &setupError{errno: errno(err), fn: "ftruncate"}
-	}
-	if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil && !errors.Is(err, unix.EOPNOTSUPP) {
-		return &setupError{errno: errno(err), fn: "fallocate"}
+	// fallocate=native, fio's default, falls back to no preallocation when
+	// the call fails (ENOSPC on a full file system included); only files
+	// to be filled are then sized, as fio does.
+	switch j.Fallocate {
+	case jobspec.FallocNative:
+		_ = unix.Fallocate(fd, 0, 0, int64(f.fileSize))
+	case jobspec.FallocPosix:
+		if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil {
+			return &setupError{errno: errno(err), fn: "posix_fallocate"}
+		}
+	case jobspec.FallocKeep:
+		_ = unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, 0, int64(f.fileSize))
+	case jobspec.FallocTruncate, jobspec.FallocNone:
+		if !fill {
+			if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
+				return &setupError{errno: errno(err), fn: "ftruncate"}
+			}
+		}
 	}
 	if !fill {
 		return nil
+	}
+	if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
+		return &setupError{errno: errno(err), fn: "ftruncate"}
 	}
 	for off := uint64(0); off < f.fileSize; {
 		n := min(uint64(len(buf)), f.fileSize-off)
@@ -203,8 +244,13 @@ func errorsNil(err error) error {
 	return nil
 }
 
-// open opens f for the job's I/O.
-func (f *jobFile) open(j *jobspec.Job, write bool) error {
+// open opens f for the job's I/O: with the engine's FileOpener when it
+// has one (index is f's place in the job's file list), else open(2).
+// Writing jobs open read-write, creating regular files unless
+// allow_file_create=0 (create_on_open creates for every job); sync=
+// adds O_SYNC or O_DSYNC; invalidate drops the region's cached pages
+// (BLKFLSBUF on a block device).
+func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int) error {
 	flags := unix.O_CLOEXEC
 	switch {
 	case write && j.RW.Reads():
@@ -214,23 +260,54 @@ func (f *jobFile) open(j *jobspec.Job, write bool) error {
 	default:
 		flags |= unix.O_RDONLY
 	}
-	if write && !f.blockDev {
+	if (write || j.CreateOnOpen) && !f.blockDev && j.AllowFileCreate {
 		flags |= unix.O_CREAT
 	}
 	if j.Direct {
 		flags |= unix.O_DIRECT
 	}
-	fd, err := unix.Open(f.path, flags, 0o644)
+	if write {
+		switch j.Sync {
+		case jobspec.SyncSync:
+			flags |= unix.O_SYNC
+		case jobspec.SyncDsync:
+			flags |= unix.O_DSYNC
+		}
+	}
+	var fd int
+	var err error
+	if opener != nil {
+		fd, err = opener.OpenFile(index, f.path, flags)
+	} else {
+		fd, err = unix.Open(f.path, flags, 0o600) // fio's mode for files a job creates
+	}
 	if err != nil {
+		if errno(err) == unix.ENOENT && !j.AllowFileCreate {
+			return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0"}
+		}
 		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: open failed", f.path)}
 	}
 	f.fd = fd
-	if j.Invalidate && !j.Direct {
-		// Drop the page cache of the region so reads reach the device, as
-		// fio does by default (invalidate=1).
-		_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
+	if fd >= 0 && j.Invalidate && !j.Direct {
+		// Drop the cached pages of the region so reads reach the device,
+		// as fio does by default (invalidate=1).
+		if f.blockDev {
+			unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKFLSBUF, 0)
+		} else {
+			_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
+		}
 	}
 	return nil
+}
+
+// closeWith closes f, through the engine's FileOpener when it has one.
+func (f *jobFile) closeWith(opener FileOpener, index int) {
+	if opener != nil {
+		opener.CloseFile(index, f.fd)
+	} else if f.fd >= 0 {
+		unix.Close(f.fd)
+	}
+	f.fd = -1
 }
 
 func (f *jobFile) close() {

@@ -47,6 +47,17 @@ func (m *randMap) take(b uint64) uint64 {
 	panic("runner: randMap.take on a full map")
 }
 
+// mark marks block b used and reports whether it was free.
+func (m *randMap) mark(b uint64) bool {
+	w, bit := b/64, b%64
+	if m.words[w]&(1<<bit) != 0 {
+		return false
+	}
+	m.words[w] |= 1 << bit
+	m.used++
+	return true
+}
+
 // reset clears the map for a new loop.
 func (m *randMap) reset() {
 	clear(m.words)

@@ -23,6 +23,13 @@ type Config struct {
 	Log io.Writer
 	// Errors receives error lines (stderr).
 	Errors io.Writer
+	// Info receives the runtime messages fio prints on its info stream in
+	// every output format ("fio: pid=N, err=..." when a job fails during
+	// its I/O); nil prints them on Errors.
+	Info io.Writer
+	// Progress, if set, receives the live view of the run (status line,
+	// live reports).
+	Progress *Progress
 	// Stop, when closed, ends every job early (signals).
 	Stop <-chan struct{}
 	// ReadOnly refuses every write and trim (--readonly).
@@ -38,13 +45,16 @@ type Outcome struct {
 
 // task is one job with what the runner prepared for it.
 type task struct {
-	job    *jobspec.Job
-	info   EngineInfo
-	files  []*jobFile
-	w      *worker
-	err    unix.Errno
-	errFn  string
-	errMsg string
+	job   *jobspec.Job
+	info  EngineInfo
+	files []*jobFile
+	w     *worker
+	// skipped: the run was refused before this job started (a write
+	// to a mounted device).
+	skipped bool
+	err     unix.Errno
+	errFn   string
+	errMsg  string
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -58,33 +68,49 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w\nfio: failed to load engine", err)
 		}
-		if cfg.ReadOnly && (j.RW.Writes() || j.RW.Trims()) {
-			return nil, fmt.Errorf("fio: job <%s> has write bit set, but fio is in read-only mode", j.Name)
-		}
-		if j.RW.Trims() {
-			return nil, fmt.Errorf("gofio: rw=%s is not supported yet", j.RW)
-		}
 		tasks[i] = &task{job: j, info: info}
+	}
+	if err := CheckReadOnly(plan, cfg.ReadOnly); err != nil {
+		return nil, err
 	}
 
 	disks := NewDiskTracker()
-	laidOut := map[string]bool{}
+	laidOut := map[string]uint64{}
 	for _, t := range tasks {
+		if t.info.NoIO {
+			// cpuio: no files; one endless region to draw units from.
+			t.files = []*jobFile{{size: 1 << 62, fd: -1}}
+			continue
+		}
 		files, err := planFiles(t.job)
 		if err != nil {
 			t.fail(err)
 			continue
 		}
 		t.files = files
-		if t.info.NoFiles {
+	}
+	if msg := mountedWrites(tasks); msg != "" {
+		// fio refuses the whole run before any job starts, and exits 0
+		// (fio 3.33); its report lists the jobs with nothing done.
+		fmt.Fprintln(cfg.Errors, msg)
+		for _, t := range tasks {
+			t.skipped = true
+		}
+	}
+	for _, t := range tasks {
+		if t.err != 0 || t.skipped || t.info.NoFiles {
 			continue
 		}
-		if err := layoutFiles(t, laidOut, cfg.Log); err != nil {
-			t.fail(err)
-			continue
+		if !t.info.NoLayout && !t.job.CreateOnOpen {
+			if err := layoutFiles(t, laidOut, cfg); err != nil {
+				t.fail(err)
+				continue
+			}
 		}
-		for _, f := range files {
-			disks.Add(f.path)
+		if !t.info.Diskless {
+			for _, f := range t.files {
+				disks.Add(f.path)
+			}
 		}
 	}
 	for _, t := range tasks {
@@ -94,11 +120,22 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 
 	disks.Start()
+	samplers, samplersDone := startTicker()
 	genesis := time.Now()
+	prog := cfg.Progress
+	if prog == nil {
+		prog = NewProgress(plan)
+	}
+	ctl := newControl(tasks, prog, cfg)
+	defer ctl.close()
+	prog.begin(plan, tasks, disks)
 	for _, wave := range waves(tasks) {
+		if !ctl.startable() {
+			break // stopped: later jobs never start
+		}
 		var wg sync.WaitGroup
 		for _, t := range wave {
-			if t.err != 0 {
+			if t.err != 0 || t.skipped {
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files)
@@ -107,37 +144,71 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintln(cfg.Errors, t.errMsg)
 				continue
 			}
+			engineNotices(cfg, t, w)
 			t.w = w
+			samplers.Add(w.smp)
+			ctl.attach(t)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if d := t.job.StartDelay; d > 0 {
-					select {
-					case <-time.After(time.Duration(d) * time.Microsecond):
-					case <-cfg.Stop:
-						return
-					}
+				if !ctl.wait(t) {
+					w.release()
+					return
 				}
-				w.run(cfg.Stop)
+				w.run(ctl.stop(t))
 				w.release()
+				ctl.finished(t)
 			}()
 		}
 		wg.Wait()
 	}
+	samplersDone()
 	disks.Stop()
 
 	out := &Outcome{}
 	for _, t := range tasks {
 		if t.w != nil && t.w.err != 0 && t.err == 0 {
-			t.err, t.errFn = t.w.err, t.w.errFunc
-			fmt.Fprintf(cfg.Errors, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", t.w.tid, int(t.err), t.errFn, errText(t.err))
+			t.err, t.errFn = t.w.err, t.w.errFunc // printed by ctl.finished
 		}
 		if t.err != 0 {
 			out.Failed++
 		}
 	}
 	out.Result = buildResult(plan, tasks, disks, time.Since(genesis))
+	notices := cfg.Info
+	if notices == nil {
+		notices = cfg.Errors
+	}
+	for _, n := range out.Result.Notices {
+		fmt.Fprintln(notices, n)
+	}
 	return out, nil
+}
+
+// startTicker starts the goroutine that takes every job's bandwidth and
+// IOPS samples, as fio's helper thread does; done stops it.
+func startTicker() (t *stats.Ticker, done func()) {
+	t = &stats.Ticker{}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	timer := time.NewTimer(time.Hour)
+	sleep := func(ns int64) bool {
+		timer.Reset(time.Duration(ns))
+		select {
+		case <-stop:
+			return true
+		case <-timer.C:
+			return false
+		}
+	}
+	go func() {
+		defer close(finished)
+		t.Run(nanotime, sleep)
+	}()
+	return t, func() {
+		close(stop)
+		<-finished
+	}
 }
 
 // fail records a setup error of the task.
@@ -150,15 +221,20 @@ func (t *task) fail(err error) {
 }
 
 // layoutFiles creates or extends the task's files that are too small,
-// printing fio's "Laying out IO file" line for them.
-func layoutFiles(t *task, done map[string]bool, log io.Writer) error {
+// printing fio's "Laying out IO file" line for them. Under --readonly
+// nothing is written: fio says so for a file too small, and a missing
+// one makes the job fail when it opens it.
+func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
+	log := cfg.Log
 	var todo []*jobFile
 	var bytes uint64
 	for _, f := range t.files {
-		if done[f.path] {
+		// A file shared by jobs is laid out once, unless a later job
+		// needs it larger (offset_increment).
+		if done[f.path] >= f.fileSize && done[f.path] > 0 {
 			continue
 		}
-		done[f.path] = true
+		done[f.path] = max(done[f.path], f.fileSize)
 		if n := f.needsLayout(); n > 0 {
 			todo = append(todo, f)
 			bytes += n
@@ -170,10 +246,19 @@ func layoutFiles(t *task, done map[string]bool, log io.Writer) error {
 	if log != nil {
 		output.LayingOut(log, t.job.Name, len(todo), bytes)
 	}
+	if cfg.ReadOnly {
+		for _, f := range todo {
+			var st unix.Stat_t
+			if unix.Stat(f.path, &st) == nil {
+				fmt.Fprintln(cfg.Errors, "fio: refusing extend of file due to read-only")
+			}
+		}
+		return nil
+	}
 	buf := make([]byte, 1<<20)
 	fillRandom(buf, t.job.RandSeed)
 	for _, f := range todo {
-		if err := f.layout(t.job.RW.Reads(), buf); err != nil {
+		if err := f.layout(t.job, buf); err != nil {
 			return err
 		}
 	}
@@ -197,26 +282,31 @@ func waves(tasks []*task) [][]*task {
 // group_reporting) and fills the result model.
 func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed time.Duration) *output.Result {
 	r := &output.Result{
-		Time:      time.Now(),
-		Disks:     disks.Disks(),
-		ElapsedMS: uint64(elapsed.Milliseconds()),
+		Time:  time.Now(),
+		Disks: disks.Disks(),
+		// Rounded up: fio's clock also covers starting the jobs, so a
+		// 2 s job reports "elapsed" 3, as in fio.
+		ElapsedMS: uint64((elapsed + time.Millisecond - 1) / time.Millisecond),
 	}
 	if plan.GlobalOptions != nil {
 		r.GlobalOptions = rawToOutput(plan.GlobalOptions)
 	}
 	var cur *output.Job
 	var curReporting bool
+	var kbNoted, unitNoted bool // the group's "differs" notices were given
 	for _, t := range tasks {
 		j := t.job
-		if !j.Stats {
+		if !j.Stats || (neverStarted(t) && !t.skipped) {
 			continue
 		}
 		var st stats.Job
 		depth := 0
 		tid := 0
+		var ioerr ioErrors
 		if t.w != nil {
 			st = t.w.st
 			tid = t.w.tid
+			ioerr = t.w.ioerr
 			if t.w.epoch != 0 {
 				depth = j.IODepth
 			}
@@ -230,8 +320,29 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 				cur.Error, cur.ErrorText = int(t.err), errorText(t)
 			}
 			cur.Depth = max(cur.Depth, depth)
+			cur.TotalErrors += ioerr.total
+			if cur.FirstError == 0 && ioerr.first != 0 {
+				cur.FirstError, cur.FirstErrorText = int(ioerr.first), errText(ioerr.first)
+			}
+			// fio keeps the first member's units and says so once per
+			// group and setting, at most one notice per member, kb_base
+			// first; for unit_base it names its internal unit code (4
+			// bytes, 5 bits).
+			switch {
+			case j.KBBase != cur.KBBase && !kbNoted:
+				kbNoted = true
+				r.Notices = append(r.Notices, fmt.Sprintf("fio: kb_base differs for jobs in group, using %d as the base", cur.KBBase))
+			case unitBits(j.UnitBase) != unitBits(cur.UnitBase) && !unitNoted:
+				unitNoted = true
+				code := 4
+				if unitBits(cur.UnitBase) {
+					code = 5
+				}
+				r.Notices = append(r.Notices, fmt.Sprintf("fio: unit_base differs for jobs in group, using %d as the base", code))
+			}
 			continue
 		}
+		kbNoted, unitNoted = false, false
 		r.Jobs = append(r.Jobs, output.Job{
 			Name:                j.Name,
 			Description:         j.Description,
@@ -247,11 +358,17 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			Unified:             j.UnifiedRWReporting,
 			Percentiles:         j.PercentileList,
 			PercentilePrecision: j.PercentilePrecision,
-			ClatPercentiles:     j.ClatPercentiles,
-			LatPercentiles:      j.LatPercentiles,
-			SlatPercentiles:     j.SlatPercentiles,
-			LatencyPercentile:   100,
-			Depth:               depth,
+			// A disabled latency turns its percentiles off, whatever
+			// the order of the options (fio does it when it adds the job).
+			ClatPercentiles:   j.ClatPercentiles && !j.DisableClat,
+			LatPercentiles:    j.LatPercentiles && !j.DisableLat,
+			SlatPercentiles:   j.SlatPercentiles && !j.DisableSlat,
+			LatencyPercentile: 100,
+			Depth:             depth,
+			ErrorCheck:        j.ContinueOnError != jobspec.ContinueNone,
+			TotalErrors:       ioerr.total,
+			FirstError:        int(ioerr.first),
+			FirstErrorText:    errorTextOrSuccess(ioerr.first),
 		})
 		cur = &r.Jobs[len(r.Jobs)-1]
 		curReporting = j.GroupReporting
@@ -266,6 +383,10 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 	}
 	return r
 }
+
+// unitBits reports whether a unit_base setting reports bits (1) rather than
+// bytes (0 or 8).
+func unitBits(unitBase int) bool { return unitBase == 1 }
 
 func errorText(t *task) string {
 	if t.err == 0 {

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"io"
 	"runtime"
 
@@ -54,21 +53,32 @@ type worker struct {
 	ios         uint64 // I/Os issued (number_ios)
 	stopping    bool
 
-	epoch     int64 // start of I/O (ns)
+	epoch     int64 // start of I/O, moved to the end of the ramp (ns)
 	deadline  int64 // epoch + runtime, or 0
 	loopStart int64
+	ramp      int64 // ramp_time (ns)
+	ramping   bool  // statistics not yet counted (ramp_time)
+	settling  bool  // ramp just ended: the next reap batch counts bytes only
+	ru0       unix.Rusage
 
-	// Bandwidth/IOPS sampling.
-	bwNext, iopsNext   int64
-	bwLast, iopsLast   int64
-	bwBytes            [stats.NDirs]uint64
-	iopsIOs            [stats.NDirs]uint64
-	blocks             [stats.NDirs]uint64 // completed I/Os
-	bwEvery, iopsEvery int64
+	// smp takes the bandwidth/IOPS samples (stats-algorithms.md §3.1);
+	// retry is a unit the engine answered Busy, queued again after a reap.
+	smp    *stats.Sampler
+	retry  *IOUnit
+	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
 	err     unix.Errno
 	errFunc string
 	tid     int
+
+	prog  workerProgress // live view: status line, live reports
+	ioerr ioErrors       // error reporting, continue_on_error
+
+	gen     ioGen      // block sizes, files, offsets, syncs (iogen.go)
+	bufs    bufState   // write buffer contents (buffers.go)
+	opener  FileOpener // the engine's, or nil
+	thinkNS int64      // pause after each completion (cpuio)
+	writes  bool       // the job writes or trims
 }
 
 // newWorker prepares job j: engine, units and buffers. Files must have
@@ -83,16 +93,18 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	w.slatHist = w.slat && j.SlatPercentiles
 	w.st.Members = 1
 
-	maxBS := max(j.BS[0], j.BS[1], j.BS[2])
+	w.writes = j.RW.Writes() || j.RW.Trims()
+	for _, f := range files {
+		w.regionBytes += f.size
+	}
+	mb := j.MaxBS()
+	maxBS := max(mb[0], mb[1], mb[2])
 	depth := j.IODepth
-	page := uint64(unix.Getpagesize())
-	per := (maxBS + page - 1) / page * page
-	mem, err := unix.Mmap(-1, 0, int(per)*depth, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {
-		return nil, fmt.Errorf("runner: allocating %d I/O buffers: %w", depth, err)
+		return nil, memError(j, err)
 	}
 	w.mem = mem
-	fillRandom(mem, j.RandSeed)
 	w.units = make([]*IOUnit, depth)
 	w.free = make([]*IOUnit, 0, depth)
 	w.queued = make([]*IOUnit, 0, depth)
@@ -102,7 +114,8 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.units[i] = u
 		w.free = append(w.free, u)
 	}
-	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions})
+	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
+		Files: len(files), Seed: j.RandSeed, RW: j.RW})
 	if err != nil {
 		w.release()
 		return nil, err
@@ -110,6 +123,10 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	w.eng = eng
 	w.committer, _ = eng.(Committer)
 	w.reaper, _ = eng.(Reaper)
+	w.opener, _ = eng.(FileOpener)
+	if t, ok := eng.(Thinker); ok {
+		w.thinkNS = t.ThinkTime()
+	}
 
 	w.rng.seed(j.RandSeed)
 	w.mixRng.seed(j.RandSeed + 1)
@@ -117,7 +134,6 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	w.maps = make([]*randMap, len(files))
 	w.exhaust = make([]bool, len(files))
 	for i, f := range files {
-		w.regionBytes += f.size
 		if j.RW.Random() && !j.NoRandomMap {
 			w.maps[i] = newRandMap(f.size / minBS(j))
 		}
@@ -128,8 +144,16 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 			w.totalLimit = w.regionBytes * uint64(j.Loops)
 		}
 	}
-	w.bwEvery = int64(j.BWAvgTime) * 1e6
-	w.iopsEvery = int64(j.IOPSAvgTime) * 1e6
+	if info.NoIO {
+		// cpuio: no bytes move, so only runtime ends the job.
+		w.regionBytes, w.totalLimit = ^uint64(0), ^uint64(0)
+	}
+	if err := w.initGen(); err != nil {
+		w.release()
+		return nil, err
+	}
+	w.smp = stats.NewSampler(j.BWAvgTime, j.IOPSAvgTime)
+	w.ramp = int64(j.RampTime) * 1000
 	return w, nil
 }
 
@@ -163,8 +187,11 @@ func (w *worker) release() {
 		c.Close()
 	}
 	if w.mem != nil {
-		unix.Munmap(w.mem)
+		w.bufs.releaseBuffers()
 		w.mem = nil
+	}
+	if w.gen.opened != nil {
+		w.closeAll()
 	}
 	for _, f := range w.files {
 		f.close()
@@ -178,23 +205,20 @@ func (w *worker) run(stop <-chan struct{}) {
 	defer runtime.UnlockOSThread()
 	w.tid = unix.Gettid()
 	j := w.job
-	writes := j.RW.Writes() || j.RW.Trims()
-	if !w.info.NoFiles {
-		for _, f := range w.files {
-			if err := f.open(j, writes); err != nil {
-				w.setupFailed(err)
-				return
-			}
+	writes := w.writes
+	if !w.info.NoFiles && j.PreRead {
+		if err := w.preRead(); err != nil {
+			w.setupFailed(err)
+			return
 		}
 	}
-	var ru0 unix.Rusage
-	unix.Getrusage(unix.RUSAGE_THREAD, &ru0)
+	unix.Getrusage(unix.RUSAGE_THREAD, &w.ru0)
 	w.epoch = nanotime()
-	if j.TimeBased || j.Runtime > 0 {
-		w.deadline = w.epoch + int64(j.Runtime)*1000
+	w.ramping = w.ramp > 0
+	if !w.ramping {
+		w.startMeasuring(w.epoch)
 	}
-	w.bwLast, w.iopsLast = w.epoch, w.epoch
-	w.bwNext, w.iopsNext = w.epoch+w.bwEvery, w.epoch+w.iopsEvery
+	w.progressStart()
 
 	for loop := 0; ; loop++ {
 		w.startLoop()
@@ -204,7 +228,11 @@ func (w *worker) run(stop <-chan struct{}) {
 			w.asyncLoop(stop)
 		}
 		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more(false) {
+			w.setState(StateFsyncing)
 			for _, f := range w.files {
+				if f.fd < 0 {
+					continue // closed to make room (openfiles)
+				}
 				if err := unix.Fsync(f.fd); err != nil {
 					w.fail(errno(err), "fsync")
 				}
@@ -215,21 +243,72 @@ func (w *worker) run(stop <-chan struct{}) {
 			break
 		}
 	}
+	if j.Unlink && !w.info.NoFiles {
+		w.unlinkFiles()
+	}
+	w.smp.Stop()
 	end := nanotime()
 	var ru1 unix.Rusage
 	unix.Getrusage(unix.RUSAGE_THREAD, &ru1)
+	ru0 := &w.ru0
 	w.st.RuntimeMS = uint64(end-w.epoch) / 1e6
-	w.st.UsrMS = uint64(ru1.Utime.Nano()/1e6 - ru0.Utime.Nano()/1e6)
-	w.st.SysMS = uint64(ru1.Stime.Nano()/1e6 - ru0.Stime.Nano()/1e6)
+	// CPU times: the difference of each pair, truncated to whole ms.
+	w.st.UsrMS = uint64(max(ru1.Utime.Nano()-ru0.Utime.Nano(), 0)) / 1e6
+	w.st.SysMS = uint64(max(ru1.Stime.Nano()-ru0.Stime.Nano(), 0)) / 1e6
 	w.st.Ctx = uint64(ru1.Nvcsw + ru1.Nivcsw - ru0.Nvcsw - ru0.Nivcsw)
 	w.st.Majf = uint64(ru1.Majflt - ru0.Majflt)
 	w.st.Minf = uint64(ru1.Minflt - ru0.Minflt)
+	bw, iops := w.smp.Results()
+	for d := range w.st.Dir {
+		w.st.Dir[d].BW, w.st.Dir[d].IOPS = bw[d], iops[d]
+	}
+}
+
+// startMeasuring starts the measured part of the job at now: at the
+// epoch, or when the ramp time ends (then every statistic counted so far
+// is dropped, stats-algorithms.md §9.2; the bytes done still count toward
+// size).
+func (w *worker) startMeasuring(now int64) {
+	if w.ramping {
+		w.ramping, w.settling = false, true
+		w.st = stats.Job{Members: 1}
+		w.blocks = [stats.NDirs]uint64{}
+		w.epoch, w.loopStart = now, now
+		unix.Getrusage(unix.RUSAGE_THREAD, &w.ru0)
+	}
+	if w.job.TimeBased || w.job.Runtime > 0 {
+		w.deadline = now + int64(w.job.Runtime)*1000
+	}
+	w.smp.Start(now)
+}
+
+// rampOver ends the ramp time when it has passed at now, and reports
+// whether the job is past its ramp. A completion or a submission that
+// records a latency checks it, as fio does (lazily).
+func (w *worker) rampOver(now int64) bool {
+	if w.ramping && now-w.epoch >= w.ramp {
+		w.startMeasuring(now)
+	}
+	return !w.ramping
+}
+
+// accounting reports whether the latencies of the completions reaped
+// now count: not during the ramp time, nor in the batch that ends it or
+// the first batch after it (fio still flags the job as ramping then).
+func (w *worker) accounting() bool { return !w.ramping && !w.settling }
+
+// batchDone closes a batch of completions.
+func (w *worker) batchDone(now int64) {
+	w.settling = false
+	w.progressTick(now)
+	w.sample(now)
 }
 
 // startLoop rewinds the files for one loop.
 func (w *worker) startLoop() {
 	w.loopStart = nanotime()
 	w.loopIssued = 0
+	w.genStartLoop()
 	for i := range w.files {
 		w.seqPos[i] = [2]uint64{}
 		w.exhaust[i] = false
@@ -242,6 +321,7 @@ func (w *worker) startLoop() {
 // endLoop adds the loop's duration to the runtime of each direction that
 // moved data.
 func (w *worker) endLoop() {
+	w.loopFilesDone()
 	us := uint64(nanotime()-w.loopStart) / 1000
 	for d := range w.st.Dir {
 		if w.st.Dir[d].IOBytes > 0 {
@@ -258,7 +338,7 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	j := w.job
 	if j.TimeBased {
-		return nanotime() < w.deadline
+		return w.ramping || nanotime() < w.deadline
 	}
 	if w.deadline != 0 && nanotime() >= w.deadline {
 		return false
@@ -285,101 +365,6 @@ func (w *worker) fail(e unix.Errno, fn string) {
 	w.stopping = true
 }
 
-// next fills u with the job's next I/O. It returns false when the loop
-// has nothing left to issue.
-func (w *worker) next(u *IOUnit, now int64) bool {
-	j := w.job
-	if w.stopping || w.err != 0 {
-		return false
-	}
-	if w.deadline != 0 && now >= w.deadline {
-		w.stopping = true
-		return false
-	}
-	if j.NumberIOs > 0 && w.ios >= j.NumberIOs {
-		return false
-	}
-	d := w.direction()
-	bs := j.BS[d]
-	if !j.TimeBased {
-		if w.loopIssued+bs > w.regionBytes || w.totalIssued+bs > w.totalLimit {
-			return false
-		}
-	}
-	// Pick a file that still has room, round robin.
-	for tries := 0; tries < len(w.files); tries++ {
-		fi := w.fileIdx
-		w.fileIdx++
-		if w.fileIdx == len(w.files) {
-			w.fileIdx = 0
-		}
-		if w.exhaust[fi] {
-			continue
-		}
-		f := w.files[fi]
-		off, ok := w.offset(fi, f, d, bs)
-		if !ok {
-			w.exhaust[fi] = true
-			continue
-		}
-		u.Op = Op(d)
-		u.FD = f.fd
-		u.File = fi
-		u.Offset = int64(off)
-		u.Buf = u.Buf[:bs]
-		w.loopIssued += bs
-		w.totalIssued += bs
-		w.ios++
-		return true
-	}
-	return false
-}
-
-// direction picks read or write for this I/O.
-func (w *worker) direction() stats.Dir {
-	j := w.job
-	switch {
-	case j.RW.Reads() && j.RW.Writes():
-		if int(w.mixRng.below(100)) < j.RWMixRead {
-			return stats.Read
-		}
-		return stats.Write
-	case j.RW.Writes():
-		return stats.Write
-	case j.RW.Trims():
-		return stats.Trim
-	}
-	return stats.Read
-}
-
-// offset returns the next offset in file fi for direction d.
-func (w *worker) offset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, bool) {
-	if f.size < bs {
-		return 0, false
-	}
-	if m := w.maps[fi]; m != nil {
-		if m.full() {
-			return 0, false
-		}
-		blk := m.take(w.rng.below(m.blocks))
-		return f.offset + blk*minBS(w.job), true
-	}
-	if w.job.RW.Random() {
-		blocks := f.size / bs
-		return f.offset + w.rng.below(blocks)*bs, true
-	}
-	pos := &w.seqPos[fi][min(int(d), 1)]
-	if *pos+bs > f.size {
-		if !w.job.TimeBased {
-			return 0, false
-		}
-		*pos = 0
-	}
-	off := f.offset + *pos
-	*pos += bs + uint64(w.job.RWSuffix)
-	return off, true
-}
-
 // syncLoop issues one I/O at a time through an engine that completes it
 // in Queue.
 func (w *worker) syncLoop(stop <-chan struct{}) {
@@ -391,22 +376,36 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 			w.stopping = true
 			break
 		}
+		// fio's timestamps (stats-algorithms.md §0.1): start when the
+		// unit is ready, issue right before the engine's call, done right
+		// after it.
 		start := nanotime()
-		w.eng.Queue(u)
+		issue := start
+		if w.lat && w.clat {
+			issue = nanotime()
+		}
+		w.queue(u)
 		now = nanotime()
+		w.countIssued(u)
 		if countCalls {
 			w.st.AddSubmit(1)
 			w.st.AddComplete(1)
 		}
 		w.st.AddDepth(1, 1)
-		w.complete(u, start, start, now)
-		w.sample(now)
+		w.complete(u, start, issue, now, w.accounting())
+		w.rampOver(now)
+		w.batchDone(now)
+		if w.thinkNS > 0 {
+			w.think()
+			now = nanotime()
+		}
 	}
 }
 
 // asyncLoop keeps up to iodepth units in flight: it queues units, commits
 // them in batches of iodepth_batch, and reaps completions when the queue
-// is full or nothing more can be issued.
+// is full or nothing more can be issued. When nothing more can be issued
+// it waits for every unit in flight with one reap call, as fio does.
 func (w *worker) asyncLoop(stop <-chan struct{}) {
 	j := w.job
 	batch := j.IODepthBatchSubmit
@@ -416,45 +415,84 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 	reapMax := min(max(reapMin, j.IODepthBatchCompleteMax), len(w.done))
 	now := nanotime()
 	for {
-		issued := false
-		for len(w.free) > 0 && !stopped(stop) {
-			u := w.free[len(w.free)-1]
-			if !w.next(u, now) {
-				break
+		exhausted, busy := false, false
+		for !busy {
+			if stopped(stop) {
+				w.stopping = true
 			}
-			w.free = w.free[:len(w.free)-1]
-			u.start = nanotime()
-			if w.eng.Queue(u) == Completed {
+			u := w.retry
+			w.retry = nil
+			if u != nil && w.stopping {
+				w.free = append(w.free, u)
+				u = nil
+			}
+			if u == nil {
+				if len(w.free) == 0 {
+					break
+				}
+				u = w.free[len(w.free)-1]
+				if !w.next(u, now) {
+					exhausted = true
+					break
+				}
+				w.free = w.free[:len(w.free)-1]
+				u.start = nanotime()
+			}
+			// An engine that completes u in Queue is timed like a sync
+			// engine: issued right before the call.
+			u.issue = u.start
+			if w.lat && w.clat {
+				u.issue = nanotime()
+			}
+			switch w.queue(u) {
+			case Busy:
+				// Full: reap, then offer the same unit again.
+				w.retry = u
+				busy = true
+			case Completed:
 				// Completed inline (null at depth 1, or a trim).
 				now = nanotime()
+				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
-				w.complete(u, u.start, u.start, now)
+				w.complete(u, u.start, u.issue, now, w.accounting())
+				w.rampOver(now)
+				w.settling = false
+				w.progressTick(now)
 				w.free = append(w.free, u)
-				continue
-			}
-			w.queued = append(w.queued, u)
-			issued = true
-			if len(w.queued) >= batch {
-				now = w.commit()
+			default:
+				w.countIssued(u)
+				w.queued = append(w.queued, u)
+				if len(w.queued) >= batch {
+					now = w.commit()
+				}
 			}
 		}
 		if len(w.queued) > 0 {
 			now = w.commit()
 		}
-		if stopped(stop) {
-			w.stopping = true
+		if w.err != 0 {
+			w.drain()
+			return
 		}
 		if w.flight == 0 {
-			if !issued {
+			switch {
+			case exhausted:
+				return
+			case busy && len(w.queued) == 0:
+				// Nothing in flight and still refused: give up rather
+				// than spin.
+				w.free = append(w.free, w.retry)
+				w.retry = nil
+				w.fail(unix.EBUSY, "io_u queue")
 				return
 			}
 			continue
 		}
-		min := reapMin
-		if min > w.flight {
-			min = w.flight
+		lo, hi := min(reapMin, w.flight), reapMax
+		if exhausted {
+			lo, hi = w.flight, w.flight
 		}
-		n, err := w.reaper.Reap(min, w.done[:reapMax])
+		n, err := w.reaper.Reap(lo, w.done[:hi])
 		if err != nil {
 			w.fail(errno(err), "io_getevents")
 			w.drain()
@@ -462,12 +500,14 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 		}
 		now = nanotime()
 		w.st.AddComplete(n)
+		acct := w.accounting()
 		for _, u := range w.done[:n] {
 			w.flight--
-			w.complete(u, u.start, u.issue, now)
+			w.complete(u, u.start, u.issue, now, acct)
+			w.rampOver(now)
 			w.free = append(w.free, u)
 		}
-		w.sample(now)
+		w.batchDone(now)
 		if w.err != 0 {
 			w.drain()
 			return
@@ -489,7 +529,9 @@ func (w *worker) commit() int64 {
 	w.st.AddDepth(w.flight, n)
 	for _, u := range w.queued[:n] {
 		u.issue = now
-		if w.slat {
+		// Recording a slat sample ends the ramp time if it has passed;
+		// that sample already counts (fio 3.33 does the same).
+		if w.slat && u.Op.IsData() && w.rampOver(now) {
 			w.st.AddSlat(stats.Dir(u.Op), uint64(max(0, now-u.start)), w.slatHist)
 		}
 	}
@@ -512,20 +554,52 @@ func (w *worker) drain() {
 	}
 }
 
-// complete accounts one finished unit.
-func (w *worker) complete(u *IOUnit, start, issue, done int64) {
-	if u.Err != 0 {
-		w.fail(u.Err, "io_u error")
+// countIssued counts u as issued: fio counts an I/O when the engine
+// accepts it, completed or queued (stats-algorithms.md §0.3).
+func (w *worker) countIssued(u *IOUnit) {
+	switch u.Op {
+	case OpFsync:
+		w.st.SyncIOs++
+	case OpFdatasync:
+		// fio 3.33 counts fdatasync and sync_file_range in the short
+		// column of reads and writes ("short=3,0,0,0"), not as syncs.
+		w.st.Dir[stats.Read].ShortIOs++
+	case OpSyncFileRange:
+		w.st.Dir[stats.Write].ShortIOs++
+	default:
+		w.st.Dir[u.Op].TotalIOs++
+	}
+}
+
+// complete accounts one finished unit. Its bytes always count; its
+// latencies only when acct is set (past the ramp time when the batch it
+// came in was reaped).
+func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
+	if u.Err != 0 || (u.Result == 0 && u.Op.IsData() && len(u.Buf) > 0) {
+		w.ioFailed(u)
+		return
+	}
+	if !u.Op.IsData() {
+		if acct && w.clat {
+			w.st.AddSyncLat(uint64(max(0, done-issue)))
+		}
 		return
 	}
 	d := stats.Dir(u.Op)
 	s := &w.st.Dir[d]
-	s.TotalIOs++
 	if u.Result < len(u.Buf) {
 		s.ShortIOs++
 	}
-	s.IOBytes += uint64(u.Result)
+	bytes := uint64(u.Result)
+	if w.info.NoIO {
+		bytes = 0 // cpuio moves no data
+	}
+	s.IOBytes += bytes
 	w.blocks[d]++
+	w.smp.Add(d, bytes)
+	if !acct || w.info.NoStats {
+		return
+	}
 	if w.clat {
 		w.st.AddClat(d, uint64(max(0, done-issue)), w.clatHist)
 	}
@@ -534,31 +608,11 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64) {
 	}
 }
 
-// sample takes bandwidth and IOPS samples when their interval has passed.
-func (w *worker) sample(now int64) {
-	if now >= w.bwNext && w.bwEvery > 0 {
-		spent := uint64(now-w.bwLast) / 1e6
-		for d := range w.st.Dir {
-			delta := w.st.Dir[d].IOBytes - w.bwBytes[d]
-			if delta > 0 && spent > 0 {
-				w.st.Dir[d].BW.Add(delta * 1000 / spent / 1024)
-			}
-			w.bwBytes[d] = w.st.Dir[d].IOBytes
-		}
-		w.bwLast, w.bwNext = now, now+w.bwEvery
-	}
-	if now >= w.iopsNext && w.iopsEvery > 0 {
-		spent := uint64(now-w.iopsLast) / 1e6
-		for d := range w.st.Dir {
-			delta := w.blocks[d] - w.iopsIOs[d]
-			if delta > 0 && spent > 0 {
-				w.st.Dir[d].IOPS.Add(delta * 1000 / spent)
-			}
-			w.iopsIOs[d] = w.blocks[d]
-		}
-		w.iopsLast, w.iopsNext = now, now+w.iopsEvery
-	}
-}
+// sample is the I/O loop's periodic hook, called after each completion
+// batch with the time it was reaped. Bandwidth and IOPS samples are not
+// taken here: the run's stats.Ticker takes them, as fio's helper thread
+// does, so they keep their timing while the job waits in a long I/O.
+func (w *worker) sample(now int64) {}
 
 // stopped reports whether stop is closed, without blocking.
 func stopped(stop <-chan struct{}) bool {

@@ -2,65 +2,66 @@ package main
 
 import "github.com/gofio/gofio/parser"
 
-// fioOption is one of fio's own command-line options (not a job option).
+// implemented says which of fio's own options (parser.FioOptions, with
+// their short forms and argument kinds) gofio carries out. The others are
+// still recognised, and their arguments checked as fio checks them, but
+// using one is an error naming it: gofio never ignores an option silently.
+var implemented = map[string]bool{
+	"output":              true,
+	"latency-log":         true, // fio refuses it as deprecated; so does gofio
+	"bandwidth-log":       false,
+	"minimal":             true,
+	"output-format":       true,
+	"append-terse":        true,
+	"version":             true,
+	"help":                true,
+	"cmdhelp":             true,
+	"enghelp":             true,
+	"showcmd":             true,
+	"readonly":            true,
+	"eta":                 true,
+	"eta-interval":        true,
+	"eta-newline":         true,
+	"debug":               true, // "?" and unknown classes; real classes are refused
+	"parse-only":          true,
+	"section":             true,
+	"inflate-log":         false,
+	"alloc-size":          true,
+	"profile":             true, // with --cmdhelp; running a profile is refused
+	"warnings-fatal":      true,
+	"max-jobs":            true,
+	"terse-version":       true,
+	"server":              false,
+	"daemonize":           false,
+	"client":              false,
+	"remote-config":       false,
+	"cpuclock-test":       false,
+	"crctest":             false,
+	"memcpytest":          false,
+	"idle-prof":           false,
+	"status-interval":     true,
+	"trigger-file":        false,
+	"trigger-timeout":     false,
+	"trigger":             false,
+	"trigger-remote":      false,
+	"aux-path":            false,
+	"merge-blktrace-only": false,
+}
+
+// fioOption is one of fio's own command-line options.
 type fioOption struct {
-	Name  string
-	Short byte
-	Arg   parser.ArgKind
+	parser.LongOption
 	// Implemented is false for options gofio knows but does not honour
-	// yet; using one is an error naming it.
+	// yet.
 	Implemented bool
 }
 
-// fioOptions lists fio's own options in fio's order (reference:
-// cli-and-jobfiles.md §1.2).
-var fioOptions = []fioOption{
-	{"output", 'o', parser.ArgRequired, true},
-	{"output-format", 'F', parser.ArgRequired, true},
-	{"minimal", 'm', parser.ArgNone, true},
-	{"append-terse", 'f', parser.ArgOptional, true},
-	{"terse-version", 'V', parser.ArgRequired, true},
-	{"bandwidth-log", 'b', parser.ArgNone, false},
-	{"latency-log", 'l', parser.ArgRequired, true},
-	{"version", 'v', parser.ArgNone, true},
-	{"help", 'h', parser.ArgNone, true},
-	{"cmdhelp", 'c', parser.ArgOptional, true},
-	{"enghelp", 'i', parser.ArgOptional, true},
-	{"showcmd", 's', parser.ArgNone, false},
-	{"parse-only", 'P', parser.ArgNone, true},
-	{"readonly", 'r', parser.ArgNone, true},
-	{"eta", 'e', parser.ArgRequired, true},
-	{"eta-interval", 'O', parser.ArgRequired, false},
-	{"eta-newline", 'E', parser.ArgRequired, false},
-	{"status-interval", 'L', parser.ArgRequired, false},
-	{"debug", 'd', parser.ArgRequired, false},
-	{"section", 'x', parser.ArgRequired, false},
-	{"alloc-size", 'a', parser.ArgRequired, true},
-	{"warnings-fatal", 'w', parser.ArgNone, true},
-	{"max-jobs", 'j', parser.ArgRequired, true},
-	{"server", 'S', parser.ArgOptional, false},
-	{"daemonize", 'D', parser.ArgRequired, false},
-	{"client", 'C', parser.ArgRequired, false},
-	{"remote-config", 'R', parser.ArgRequired, false},
-	{"idle-prof", 'I', parser.ArgRequired, false},
-	{"inflate-log", 'X', parser.ArgRequired, false},
-	{"trigger-file", 'W', parser.ArgRequired, false},
-	{"trigger-timeout", 'B', parser.ArgRequired, false},
-	{"trigger", 'H', parser.ArgRequired, false},
-	{"trigger-remote", 'J', parser.ArgRequired, false},
-	{"aux-path", 'K', parser.ArgRequired, false},
-	{"merge-blktrace-only", 'A', parser.ArgNone, false},
-	{"profile", 'p', parser.ArgRequired, false},
-	{"crctest", 'G', parser.ArgOptional, false},
-	{"cpuclock-test", 'T', parser.ArgNone, false},
-	{"memcpytest", 'M', parser.ArgOptional, false},
-}
-
-func lookupFioOption(name string) (*fioOption, bool) {
-	for i := range fioOptions {
-		if fioOptions[i].Name == name {
-			return &fioOptions[i], true
+// lookupFioOption finds one of fio's own options by its long name.
+func lookupFioOption(name string) (fioOption, bool) {
+	for _, o := range parser.FioOptions {
+		if o.Name == name {
+			return fioOption{LongOption: o, Implemented: implemented[name]}, true
 		}
 	}
-	return nil, false
+	return fioOption{}, false
 }

@@ -34,6 +34,8 @@ type settings struct {
 	parseOnly    bool
 	readOnly     bool
 	warnFatal    bool
+	parse        parseSettings
+	eta          etaSettings
 }
 
 // formats is the set of report formats selected.
@@ -45,61 +47,10 @@ type formats struct {
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl, argErr := parser.ParseArgs(args, spec{})
-	s := settings{formats: formats{normal: true}, terseVersion: 3}
-	// fio handles its options left to right and stops at the first that
-	// exits, so "--version --foo" prints the version: apply the options
-	// read before a bad argument, then report it.
-	for _, o := range cl.Fio {
-		done, status := s.apply(o, stdout, stderr)
-		if done {
-			return status
-		}
-	}
-	if argErr != nil {
-		var ae *parser.ArgError
-		if errors.As(argErr, &ae) {
-			for _, l := range ae.Lines(progName()) {
-				fmt.Fprintln(stderr, l)
-			}
-		} else {
-			fmt.Fprintln(stderr, argErr)
-		}
-		return 1
-	}
-
-	sources := []jobspec.Source{{Sections: cl.Sections, CommandLine: true}}
-	for _, name := range cl.JobFiles {
-		secs, err := readJobFile(name, stdin)
-		if err != nil {
-			// fio prints each job's line as it adds the job, so the jobs
-			// read before the bad file are announced before the error.
-			if plan, perr := jobspec.Build(sources); perr == nil && s.formats.normal {
-				printJobLines(stdout, plan)
-			}
-			fmt.Fprintln(stderr, err)
-			if hint, ok := parser.LooksLikeDashTypo(name); ok {
-				fmt.Fprintf(stderr, "gofio: '%s' starts with a non-ASCII dash; did you mean %s?\n", name, hint)
-			}
-			return 1
-		}
-		sources = append(sources, jobspec.Source{Sections: secs})
-	}
-	plan, err := jobspec.Build(sources)
-	if err != nil {
-		printBuildError(stderr, stdout, err)
-		if errors.As(err, new(*jobspec.Error)) && err.Error() == "No job(s) defined" {
-			printUsage(stdout)
-		}
-		return 1
-	}
-	for _, w := range plan.Warnings {
-		fmt.Fprintln(stderr, w)
-		if s.warnFatal {
-			return 1
-		}
-	}
-	if s.parseOnly {
-		return 0
+	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
+	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
+	if done {
+		return code
 	}
 
 	out := stdout
@@ -114,60 +65,57 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	bw := bufio.NewWriter(out)
 	defer bw.Flush()
+	con := &console{out: bw, term: stdout}
 
 	var log io.Writer // progress lines: only in normal mode, as fio
 	if s.formats.normal {
 		printHeaders(bw, plan)
 		bw.Flush()
-		log = flushing{bw}
+		log = con
+	}
+	// Error lines go to stderr and, with --output, into the file too.
+	// Runtime messages go to the info stream in normal mode, else to
+	// stderr, so that stdout carries only the report (docs/compat.md).
+	errs := stderr
+	if s.outputPath != "" {
+		errs = io.MultiWriter(stderr, con)
+	}
+	var info io.Writer
+	msgs := errs
+	if s.formats.normal {
+		info, msgs = con, con
 	}
 
-	stop := make(chan struct{})
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	interrupted := make(chan os.Signal, 1)
-	go func() {
-		sig, ok := <-sigs
-		if !ok {
-			return
-		}
-		fmt.Fprintf(stderr, "fio: terminating on signal %d\n", sig.(syscall.Signal))
-		interrupted <- sig
-		close(stop)
-		if _, ok := <-sigs; ok {
-			os.Exit(130) // a second signal ends gofio at once
-		}
-	}()
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
+	intr := watchInterrupts(sigs, msgs, stderr, os.Exit)
 
-	oc, err := runner.Run(plan, runner.Config{Log: log, Errors: stderr, Stop: stop, ReadOnly: s.readOnly})
+	prog := runner.NewProgress(plan)
+	mon := &monitor{con: con, prog: prog, interval: s.eta.interval, every: s.eta.every, report: s.report, usr1: usr1, jobs: len(plan.Jobs)}
+	if s.lineWanted(stdout) {
+		mon.line = newStatusLine(plan, s.eta.newline)
+	}
+	mon.start()
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	mon.close()
+	intr.finish()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if err := s.report(bw, oc.Result); err != nil {
+	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {
 		fmt.Fprintln(stderr, "gofio: writing the report:", err)
 		return 1
 	}
 	status := oc.Failed
-	select {
-	case <-interrupted:
+	if intr.interrupted() {
 		status += 128
-	default:
 	}
 	return status % 256
-}
-
-// flushing writes through a buffered writer and flushes after each write,
-// so progress lines appear as they happen.
-type flushing struct{ w *bufio.Writer }
-
-func (f flushing) Write(p []byte) (int, error) {
-	n, err := f.w.Write(p)
-	if err == nil {
-		err = f.w.Flush()
-	}
-	return n, err
 }
 
 // report prints the final report in each selected format, in fio's fixed
@@ -211,46 +159,16 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 		if j.JobNum != 0 {
 			continue
 		}
+		if e, err := runner.LookupEngine(j.IOEngine); err == nil && e.NoIO {
+			continue // fio prints no line for a cpuio job
+		}
 		var h output.Header
 		h.Name, h.GroupID, h.RW = j.Name, j.GroupID, j.RW.String()
-		h.BSMin, h.BSMax = j.BS, j.BS
+		h.BSMin, h.BSMax = j.BS, j.MaxBS()
 		h.IOEngine, h.IODepth, h.Clones = j.IOEngine, j.IODepth, j.NumJobs
 		h.KBBase, h.SigFigs = j.KBBase, j.SignificantFigures
 		output.JobHeader(w, h)
 	}
-}
-
-// readJobFile parses one job file ("-" is standard input).
-func readJobFile(name string, stdin io.Reader) ([]parser.Section, error) {
-	var r io.Reader = stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("fio: unable to open '%s' job file", name)
-		}
-		defer f.Close()
-		r = f
-	}
-	return parser.ParseJobFile(name, r, os.LookupEnv)
-}
-
-// printBuildError prints a job error as fio does, and gofio's hint.
-func printBuildError(stderr, stdout io.Writer, err error) {
-	var je *jobspec.Error
-	if errors.As(err, &je) {
-		msg := je.Msg
-		// fio prints a choice option's list of valid values on stdout.
-		if i := strings.LastIndex(msg, "\nfio: failed parsing"); i >= 0 && strings.Contains(msg[:i], "valid values") {
-			fmt.Fprintln(stdout, msg[:i])
-			msg = msg[i+1:]
-		}
-		fmt.Fprintln(stderr, msg)
-		if je.Hint != "" {
-			fmt.Fprintln(stderr, je.Hint)
-		}
-		return
-	}
-	fmt.Fprintln(stderr, err)
 }
 
 func printUsage(w io.Writer) {

@@ -11,8 +11,11 @@ import (
 )
 
 // spec tells the parser which names are fio's own options and which are
-// job options.
+// job options, and lists the job options in fio's getopt order, so that
+// abbreviations, ambiguity lists and "Did you mean" work as in fio.
 type spec struct{}
+
+var _ parser.JobTable = spec{}
 
 func (spec) FioOption(name string) (parser.ArgKind, bool) {
 	o, ok := lookupFioOption(name)
@@ -26,14 +29,39 @@ func (spec) JobOption(name string) (valueless bool, ok bool) {
 	if o, ok := jobspec.Lookup(name); ok {
 		return o.Valueless(), true
 	}
-	for _, e := range []string{"libaio", "io_uring"} {
-		for _, o := range jobspec.EngineOptions(e) {
-			if o.Name == name {
-				return o.Valueless(), true
-			}
+	for _, o := range jobspec.ProfileOptions("") {
+		if o.Name == name {
+			return o.Valueless(), true
 		}
 	}
 	return false, false
+}
+
+// JobOptions is fio's getopt table after its own options: every general
+// option followed by its alias, the profile options, then the private
+// options of ioengine (and their aliases).
+func (spec) JobOptions(ioengine string) []parser.LongOption {
+	var out []parser.LongOption
+	add := func(o jobspec.Option) {
+		arg := parser.ArgRequired
+		if o.Valueless() {
+			arg = parser.ArgOptional
+		}
+		out = append(out, parser.LongOption{Name: o.Name, Arg: arg, Job: true})
+		if o.Alias != "" {
+			out = append(out, parser.LongOption{Name: o.Alias, Arg: arg, Job: true})
+		}
+	}
+	for _, o := range jobspec.Options() {
+		add(o)
+	}
+	for _, o := range jobspec.ProfileOptions("") {
+		add(o)
+	}
+	for _, o := range jobspec.EngineOptions(ioengine) {
+		add(o)
+	}
+	return out
 }
 
 // apply carries out one of fio's own options. done reports that gofio
@@ -43,6 +71,9 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 	if !ok {
 		fmt.Fprintf(stderr, "fio: unrecognized option '--%s'\n", o.Name)
 		return true, 1
+	}
+	if done, status, handled := s.applyParse(o, stdout, stderr); handled {
+		return done, status
 	}
 	if !def.Implemented {
 		fmt.Fprintf(stderr, "gofio: option --%s is not supported yet\n", o.Name)
@@ -79,20 +110,19 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 	case "latency-log":
 		fmt.Fprintln(stderr, "fio: --latency-log is deprecated. Use per-job latency log options.")
 		return true, 1
-	case "cmdhelp":
-		return true, cmdHelp(stdout, stderr, o.Value)
-	case "enghelp":
-		return true, engHelp(stdout, stderr, o.Value)
 	case "parse-only":
 		s.parseOnly = true
 	case "readonly":
 		s.readOnly = true
 	case "warnings-fatal":
 		s.warnFatal = true
-	case "eta", "alloc-size", "max-jobs":
-		// Accepted; the live status line is not drawn yet, which is what
-		// --eta=never asks for and what fio does when stdout is not a
-		// terminal.
+	case "eta", "eta-interval", "eta-newline", "status-interval":
+		if msg := s.eta.apply(o.Name, o.Value); msg != "" {
+			fmt.Fprintln(stderr, msg)
+			return true, 1
+		}
+	case "alloc-size", "max-jobs":
+		// Accepted; gofio has no shared-memory pool or job table to size.
 	}
 	return false, 0
 }
@@ -123,86 +153,4 @@ func parseFormats(list string) (formats, error) {
 		}
 	}
 	return f, nil
-}
-
-// cmdHelp prints option help as fio's --cmdhelp does.
-func cmdHelp(stdout, stderr io.Writer, name string) int {
-	if name == "" || name == "all" {
-		printOptionTree(stdout)
-		return 0
-	}
-	o, ok := jobspec.Lookup(name)
-	if !ok {
-		fmt.Fprintf(stderr, "No such command: %s", name)
-		fmt.Fprintln(stdout)
-		return 0
-	}
-	printOptionHelp(stdout, o)
-	return 0
-}
-
-// printOptionTree lists every option, children indented under their
-// parent, as --cmdhelp=all does.
-func printOptionTree(w io.Writer) {
-	opts := jobspec.Options()
-	var walk func(parent string, level int, from int)
-	printed := map[string]bool{}
-	walk = func(parent string, level, from int) {
-		for i := from; i < len(opts); i++ {
-			o := &opts[i]
-			if o.Hidden || o.Parent != parent || printed[o.Name] {
-				continue
-			}
-			printed[o.Name] = true
-			fmt.Fprintf(w, "%-24s: %s\n", strings.Repeat("  ", level)+o.Name, o.Help)
-			walk(o.Name, level+1, i+1)
-		}
-	}
-	walk("", 0, 0)
-}
-
-// printOptionHelp prints one option's help block.
-func printOptionHelp(w io.Writer, o *jobspec.Option) {
-	fmt.Fprintf(w, "%20s: %s\n", o.Name, o.Help)
-	if o.Alias != "" {
-		fmt.Fprintf(w, "%20s: %s\n", "alias", o.Alias)
-	}
-	fmt.Fprintf(w, "%20s: %s\n", "type", o.Type)
-	def := o.Default
-	if def == "" {
-		def = "no default"
-	}
-	fmt.Fprintf(w, "%20s: %s\n", "default", def)
-	if o.Range != "" {
-		fmt.Fprintf(w, "%20s: %s\n", "range", o.Range)
-	}
-	for i, c := range o.Choices {
-		label := ""
-		if i == 0 {
-			label = "valid values"
-		}
-		fmt.Fprintf(w, "%20s: %-10s %s\n", label, c.Word, c.Help)
-	}
-	fmt.Fprintln(w)
-}
-
-// engHelp lists the engines, or one engine's private options.
-func engHelp(stdout, stderr io.Writer, arg string) int {
-	if arg == "" {
-		fmt.Fprintln(stdout, "Available IO engines:")
-		for _, e := range []string{"sync", "psync", "libaio", "io_uring", "null"} {
-			fmt.Fprintf(stdout, "\t%s\n", e)
-		}
-		return 0
-	}
-	name, _, _ := strings.Cut(arg, ",")
-	opts := jobspec.EngineOptions(name)
-	if len(opts) == 0 {
-		fmt.Fprintf(stdout, "IO engine %s has no options\n", name)
-		return 1
-	}
-	for _, o := range opts {
-		fmt.Fprintf(stdout, "%-24s: %s\n", o.Name, o.Help)
-	}
-	return 0
 }

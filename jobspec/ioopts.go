@@ -1,0 +1,496 @@
+package jobspec
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// IOOptions are the options that shape a job's I/O beyond rw and bs: block
+// size ranges and splits, offsets, random generation, buffer contents and
+// memory, and file handling. Job embeds it, so each field reads as a Job
+// field (j.BSMax); the runner's I/O generator is their one reader. Values
+// reach the setters in this file after the option reader accepted them.
+type IOOptions struct {
+	// BSMax is the largest block size per direction (bsrange, bssplit);
+	// a value below BS means BS (a plain bs= set since).
+	BSMax       [3]uint64
+	BSSplit     [3][]BSSplit // bssplit, per direction; nil when unset
+	BSUnaligned bool         // bs_unaligned
+	BlockAlign  [3]uint64    // ba; 0 aligns to the block size
+	BSIsSeqRand bool         // bs_is_seq_rand: BS[0] for sequential, BS[1] for random I/O
+
+	RWSequencer        RWSequencer // rw_sequencer
+	OffsetAlign        uint64      // offset_align; 0: the smallest block size
+	OffsetIncrement    uint64      // offset_increment in bytes
+	OffsetIncrementPct int         // offset_increment=N%: percent of the file size; 0 when unset
+	PercentageRandom   [3]int      // percentage_random, per direction
+	RandomGenerator    RandomGenerator
+	AllRandRepeat      bool
+	SoftRandomMap      bool
+
+	ZeroBuffers              bool
+	RefillBuffers            bool
+	ScrambleBuffers          bool
+	BufferPattern            []byte // buffer_pattern, decoded; nil when unset
+	BufferCompressPercentage int
+	BufferCompressChunk      int
+	DedupePercentage         int
+	DedupeMode               DedupeMode
+	DedupeWorkingSetPct      int // dedupe_working_set_percentage
+	DedupeGlobal             bool
+	Mem                      MemType
+	MemPath                  string // mem=mmap:PATH, mmaphuge:PATH
+	IOMemAlign               int
+
+	OpenFiles         int // openfiles; 0 means nrfiles
+	FileService       FileService
+	FileServiceNR     int // the :N of roundrobin:N and sequential:N (1 when unset)
+	CreateOnOpen      bool
+	CreateSerialize   bool
+	Fallocate         FallocateMode
+	PreRead           bool
+	UnlinkEachLoop    bool
+	AllowFileCreate   bool
+	AllowMountedWrite bool
+	Sync              SyncMode // sync=: O_SYNC or O_DSYNC writes
+	FsyncOnClose      bool
+	// SyncFileRange issues sync_file_range(2) with SyncFileRangeFlags
+	// after every SyncFileRange writes; 0 when unset.
+	SyncFileRange      int
+	SyncFileRangeFlags int
+}
+
+// BSSplit is one size/percentage entry of bssplit.
+type BSSplit struct {
+	Size    uint64
+	Percent int // share of the I/Os; entries given none share the rest
+}
+
+// RWSequencer is rw_sequencer: what the I/Os after a random offset
+// (rw=randread:N) do.
+type RWSequencer uint8
+
+// The rw_sequencer choices.
+const (
+	SeqSequential RWSequencer = iota // continue sequentially
+	SeqIdentical                     // repeat the same offset
+)
+
+// RandomGenerator is random_generator.
+type RandomGenerator uint8
+
+// The random_generator choices.
+const (
+	GenTausworthe RandomGenerator = iota
+	GenLFSR
+	GenTausworthe64
+)
+
+// DedupeMode is dedupe_mode: which earlier buffer a deduplicated write
+// repeats.
+type DedupeMode uint8
+
+// The dedupe_mode choices.
+const (
+	DedupeRepeat     DedupeMode = iota // the previous buffer
+	DedupeWorkingSet                   // one of a working set
+)
+
+// MemType is mem (iomem): what the I/O buffers are allocated from.
+type MemType uint8
+
+// The mem choices.
+const (
+	MemMalloc MemType = iota
+	MemShm
+	MemShmHuge
+	MemMmap
+	MemMmapShared
+	MemMmapHuge
+)
+
+var memNames = [...]string{"malloc", "shm", "shmhuge", "mmap", "mmapshared", "mmaphuge"}
+
+// FileService is file_service_type.
+type FileService uint8
+
+// The file_service_type choices gofio runs; the random distributions are
+// refused by the runner.
+const (
+	ServiceRoundRobin FileService = iota
+	ServiceSequential
+	ServiceRandom
+	ServiceZipf
+	ServicePareto
+	ServiceNormal
+)
+
+// FallocateMode is fallocate: how files are preallocated when laid out.
+type FallocateMode uint8
+
+// The fallocate choices.
+const (
+	FallocNative FallocateMode = iota
+	FallocNone
+	FallocPosix
+	FallocKeep
+	FallocTruncate
+)
+
+// SyncMode is sync: whether writes are opened O_SYNC or O_DSYNC.
+type SyncMode uint8
+
+// The sync choices.
+const (
+	SyncNone SyncMode = iota
+	SyncSync
+	SyncDsync
+)
+
+// sync_file_range flags (SYNC_FILE_RANGE_*).
+const (
+	SyncFileRangeWaitBefore = 1
+	SyncFileRangeWrite      = 2
+	SyncFileRangeWaitAfter  = 4
+)
+
+func defaultIOOptions() IOOptions {
+	return IOOptions{
+		PercentageRandom:    [3]int{100, 100, 100},
+		ScrambleBuffers:     true,
+		BufferCompressChunk: 512,
+		DedupeWorkingSetPct: 5,
+		FileServiceNR:       1,
+		CreateSerialize:     true,
+		AllowFileCreate:     true,
+	}
+}
+
+// clone deep-copies the slices of o.
+func (o IOOptions) clone() IOOptions {
+	for d := range o.BSSplit {
+		o.BSSplit[d] = append([]BSSplit(nil), o.BSSplit[d]...)
+	}
+	o.BufferPattern = append([]byte(nil), o.BufferPattern...)
+	return o
+}
+
+// MaxBS returns the largest block size of each direction.
+func (j *Job) MaxBS() [3]uint64 {
+	m := j.BS
+	for d := range m {
+		m[d] = max(m[d], j.BSMax[d])
+	}
+	return m
+}
+
+// setBSRange reads bsrange: lo-hi per direction, later directions taking
+// the last range given.
+func setBSRange(j *Job, value string) error {
+	ranges := strings.Split(value, ",")
+	var lo, hi uint64
+	for d := 0; d < 3; d++ {
+		if d < len(ranges) && ranges[d] != "" {
+			a, b, ok := strings.Cut(ranges[d], "-")
+			if !ok {
+				return errNoNumber
+			}
+			av, err1 := parseSize(a, j.KBBase)
+			bv, err2 := parseSize(b, j.KBBase)
+			if err1 != nil || err2 != nil || av.N < 1 || bv.N < 1 {
+				return errNoNumber
+			}
+			lo, hi = uint64(min(av.N, bv.N)), uint64(max(av.N, bv.N))
+		}
+		if lo == 0 {
+			return errNoNumber
+		}
+		j.BS[d], j.BSMax[d] = lo, hi
+	}
+	return nil
+}
+
+// setBSSplit reads bssplit: per direction (',') a ':' list of size/percent
+// entries; later directions take the last list given. The smallest and
+// largest sizes become the direction's block size range.
+func setBSSplit(j *Job, value string) error {
+	lists := strings.Split(value, ",")
+	var last []BSSplit
+	for d := 0; d < 3; d++ {
+		if d < len(lists) && lists[d] != "" {
+			last = nil
+			for _, e := range strings.Split(lists[d], ":") {
+				if e == "" {
+					continue
+				}
+				size, pct, _ := strings.Cut(e, "/")
+				sv, err := parseSize(size, j.KBBase)
+				if err != nil || sv.N < 1 {
+					return errNoNumber
+				}
+				p, _, _ := cStrtoll(pct, 10)
+				last = append(last, BSSplit{Size: uint64(sv.N), Percent: int(min(max(p, 0), 100))})
+			}
+		}
+		if len(last) == 0 {
+			continue
+		}
+		j.BSSplit[d] = append([]BSSplit(nil), last...)
+		lo, hi := last[0].Size, last[0].Size
+		for _, e := range last {
+			lo, hi = min(lo, e.Size), max(hi, e.Size)
+		}
+		j.BS[d], j.BSMax[d] = lo, hi
+	}
+	return nil
+}
+
+// setPerDirUint returns a setter for a per-direction size option.
+func setPerDirUint(field func(*Job) *[3]uint64) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 0 })
+		if !set[0] && !set[1] && !set[2] {
+			return errNoNumber
+		}
+		f := field(j)
+		for d := range 3 {
+			if set[d] {
+				f[d] = uint64(v[d])
+			}
+		}
+		return nil
+	}
+}
+
+func setPercentageRandom(j *Job, value string) error {
+	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 0 && n <= 100 })
+	if !set[0] && !set[1] && !set[2] {
+		return errNoNumber
+	}
+	for d := range 3 {
+		if set[d] {
+			j.PercentageRandom[d] = int(v[d])
+		}
+	}
+	return nil
+}
+
+func setRWSequencer(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "sequential"):
+		j.RWSequencer = SeqSequential
+	case matchChoice(value, "identical"):
+		j.RWSequencer = SeqIdentical
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+func setOffsetIncrement(j *Job, value string) error {
+	var ok bool
+	for _, p := range splitPieces(value) {
+		v, err := parseSize(p, j.KBBase)
+		if err != nil {
+			continue
+		}
+		if v.Percent {
+			j.OffsetIncrementPct, j.OffsetIncrement = int(v.N), 0
+		} else {
+			j.OffsetIncrement, j.OffsetIncrementPct = uint64(v.N), 0
+		}
+		ok = true
+	}
+	if !ok {
+		return errNoNumber
+	}
+	return nil
+}
+
+func setDedupeMode(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "repeat"):
+		j.DedupeMode = DedupeRepeat
+	case matchChoice(value, "working_set"):
+		j.DedupeMode = DedupeWorkingSet
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+func setRandomGenerator(j *Job, value string) error {
+	for i, w := range []string{"tausworthe", "lfsr", "tausworthe64"} {
+		if matchChoice(value, w) {
+			j.RandomGenerator = RandomGenerator(i)
+			return nil
+		}
+	}
+	return errChoice
+}
+
+// setBufferPattern decodes buffer_pattern: 0x hex strings, decimal
+// integers (stored little-endian in the fewest bytes that hold them),
+// "quoted strings" and 'file' contents, concatenated.
+func setBufferPattern(j *Job, value string) error {
+	p, err := decodePattern(value)
+	if err != nil {
+		return err
+	}
+	j.BufferPattern = p
+	return nil
+}
+
+func decodePattern(s string) ([]byte, error) {
+	var out []byte
+	for s != "" {
+		switch {
+		case s[0] == ' ' || s[0] == '\t':
+			s = s[1:]
+		case s[0] == '"' || s[0] == '\'':
+			end := strings.IndexByte(s[1:], s[0])
+			if end <= 0 {
+				return nil, errNoNumber
+			}
+			text := s[1 : end+1]
+			if s[0] == '\'' {
+				b, err := os.ReadFile(text)
+				if err != nil {
+					return nil, errNoNumber
+				}
+				out = append(out, b...)
+			} else {
+				out = append(out, text...)
+			}
+			s = s[end+2:]
+		case len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+			i := 2
+			for i < len(s) && isHexDigit(s[i]) {
+				i++
+			}
+			hex := s[2:i]
+			if hex == "" {
+				return nil, errNoNumber
+			}
+			if len(hex)%2 == 1 {
+				hex = "0" + hex
+			}
+			for k := 0; k < len(hex); k += 2 {
+				b, _ := strconv.ParseUint(hex[k:k+2], 16, 8)
+				out = append(out, byte(b))
+			}
+			s = s[i:]
+		default:
+			v, n, err := cStrtoll(s, 10)
+			if n == 0 || err != nil {
+				return nil, errNoNumber
+			}
+			u := uint32(v)
+			out = append(out, byte(u))
+			for u >>= 8; u != 0; u >>= 8 {
+				out = append(out, byte(u))
+			}
+			s = s[n:]
+		}
+	}
+	if len(out) == 0 {
+		return nil, errNoNumber
+	}
+	return out, nil
+}
+
+// setMem reads mem (iomem): a type, and for the mmap types an optional
+// :PATH of a file to map.
+func setMem(j *Job, value string) error {
+	for i, w := range memNames {
+		if matchChoice(value, w) {
+			j.Mem = MemType(i)
+			j.MemPath = ""
+			if rest, ok := strings.CutPrefix(value[len(w):], ":"); ok {
+				j.MemPath = rest
+			}
+			return nil
+		}
+	}
+	return errChoice
+}
+
+func setFileService(j *Job, value string) error {
+	words := []struct {
+		w string
+		s FileService
+	}{{"random", ServiceRandom}, {"zipf", ServiceZipf}, {"pareto", ServicePareto}, {"normal", ServiceNormal}, {"gauss", ServiceNormal}, {"roundrobin", ServiceRoundRobin}, {"sequential", ServiceSequential}}
+	for _, c := range words {
+		if !matchChoice(value, c.w) {
+			continue
+		}
+		j.FileService, j.FileServiceNR = c.s, 1
+		if rest, ok := strings.CutPrefix(value[len(c.w):], ":"); ok && (c.s == ServiceRoundRobin || c.s == ServiceSequential || c.s == ServiceRandom) {
+			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n > 0 {
+				j.FileServiceNR = n
+			}
+		}
+		return nil
+	}
+	return errChoice
+}
+
+func setFallocate(j *Job, value string) error {
+	words := []struct {
+		w string
+		m FallocateMode
+	}{{"none", FallocNone}, {"native", FallocNative}, {"posix", FallocPosix}, {"keep", FallocKeep}, {"truncate", FallocTruncate}, {"0", FallocNone}, {"1", FallocPosix}}
+	for _, c := range words {
+		if matchChoice(value, c.w) {
+			j.Fallocate = c.m
+			return nil
+		}
+	}
+	return errChoice
+}
+
+func setSync(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "none"), matchChoice(value, "0"):
+		j.Sync = SyncNone
+	case matchChoice(value, "sync"), matchChoice(value, "1"):
+		j.Sync = SyncSync
+	case matchChoice(value, "dsync"):
+		j.Sync = SyncDsync
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+// setSyncFileRange reads sync_file_range=FLAGS[:N]: FLAGS a ','-list of
+// wait_before, write and wait_after; N the writes between calls (1 when
+// unset).
+func setSyncFileRange(j *Job, value string) error {
+	words, count, _ := strings.Cut(value, ":")
+	flags := 0
+	for _, w := range strings.Split(words, ",") {
+		switch strings.TrimSpace(w) {
+		case "wait_before":
+			flags |= SyncFileRangeWaitBefore
+		case "write":
+			flags |= SyncFileRangeWrite
+		case "wait_after":
+			flags |= SyncFileRangeWaitAfter
+		case "":
+		default:
+			return errChoice
+		}
+	}
+	n := 1
+	if count != "" {
+		v, err := parseSize(count, j.KBBase)
+		if err != nil || v.Percent || v.N < 1 {
+			return errNoNumber
+		}
+		n = int(v.N)
+	}
+	j.SyncFileRange, j.SyncFileRangeFlags = n, flags
+	return nil
+}

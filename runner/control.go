@@ -1,0 +1,157 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// control decides when jobs stop early: on Config.Stop (signals) every
+// job, and when a job with exitall (or exitall_on_error, after an error)
+// ends, the jobs exit_what names. Each job has its own stop channel, which
+// its worker polls between I/Os.
+type control struct {
+	tasks []*task
+	index map[*task]int
+	prog  *Progress
+	info  io.Writer // runtime messages (stdout)
+	errs  io.Writer // error messages (stderr)
+
+	mu     sync.Mutex
+	stops  []chan struct{}
+	closed []bool
+	halted bool // start no more jobs
+	done   chan struct{}
+}
+
+func newControl(tasks []*task, prog *Progress, cfg Config) *control {
+	c := &control{
+		tasks:  tasks,
+		prog:   prog,
+		info:   cfg.Info,
+		errs:   cfg.Errors,
+		stops:  make([]chan struct{}, len(tasks)),
+		closed: make([]bool, len(tasks)),
+		done:   make(chan struct{}),
+		index:  make(map[*task]int, len(tasks)),
+	}
+	for i, t := range tasks {
+		c.stops[i] = make(chan struct{})
+		c.index[t] = i
+	}
+	if cfg.Stop != nil {
+		go func() {
+			select {
+			case <-cfg.Stop:
+				c.stopAll()
+			case <-c.done:
+			}
+		}()
+	}
+	return c
+}
+
+// close ends the watch on Config.Stop.
+func (c *control) close() { close(c.done) }
+
+// stop returns t's stop channel.
+func (c *control) stop(t *task) <-chan struct{} { return c.stops[c.index[t]] }
+
+// attach connects t's new worker to the live view and the error stream.
+func (c *control) attach(t *task) {
+	t.w.prog.jp = &c.prog.jobs[c.index[t]]
+	t.w.ioerr.out = c.errs
+}
+
+// stopAll stops every job and starts no more.
+func (c *control) stopAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.halted = true
+	for i := range c.stops {
+		c.closeLocked(i)
+	}
+}
+
+func (c *control) closeLocked(i int) {
+	if !c.closed[i] {
+		c.closed[i] = true
+		close(c.stops[i])
+	}
+}
+
+// startable reports whether more jobs may start.
+func (c *control) startable() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.halted
+}
+
+// wait sleeps through t's startdelay. It returns false when the job was
+// stopped during it: like a job fio has not created yet, it never starts.
+// A job stopped before it got to its I/O still starts, does none, and is
+// reported, as fio reports a job it created.
+func (c *control) wait(t *task) bool {
+	i := c.index[t]
+	if d := t.job.StartDelay; d > 0 {
+		t := time.NewTimer(time.Duration(d) * time.Microsecond)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-c.stops[i]:
+			return false
+		}
+	}
+	c.prog.setState(i, StateSetup)
+	return true
+}
+
+// finished records the end of t's worker: its last counters, its final
+// state, fio's error line, and exitall.
+func (c *control) finished(t *task) {
+	i := c.index[t]
+	w := t.w
+	w.publish(nanotime())
+	if w.err != 0 {
+		// fio prints a job's error on its info stream when the job failed
+		// during its I/O, on stderr when it failed before.
+		out := c.errs
+		if w.epoch != 0 && c.info != nil {
+			out = c.info
+		}
+		fmt.Fprintf(out, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", w.tid, int(w.err), w.errFunc, errText(w.err))
+		c.prog.setState(i, StateFailed)
+	} else {
+		c.prog.setState(i, StateDone)
+	}
+	j := t.job
+	if !j.ExitAll && !(j.ExitAllOnError && w.err != 0) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, o := range c.tasks {
+		switch j.ExitWhat {
+		case jobspec.ExitGroup:
+			if o.job.GroupID == j.GroupID {
+				c.closeLocked(k)
+			}
+		case jobspec.ExitStonewall:
+			if s := c.prog.state(k); s >= StateRunning && !s.Ended() {
+				c.closeLocked(k)
+			}
+		case jobspec.ExitEverything:
+			// Later jobs still start, stopped: fio reports them.
+			c.closeLocked(k)
+		}
+	}
+}
+
+// neverStarted reports whether t was stopped (by a signal or exitall)
+// before it started: fio reports nothing for such a job.
+func neverStarted(t *task) bool {
+	return t.err == 0 && (t.w == nil || t.w.epoch == 0)
+}

@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// ioErrors is what a worker knows about its I/O errors: where to report
+// them and, under continue_on_error, how many it survived.
+type ioErrors struct {
+	out   io.Writer // stderr; nil reports nothing
+	total uint64    // errors counted under continue_on_error
+	first unix.Errno
+}
+
+// ioFailed handles a unit that failed, or that moved no data at all (a
+// read at the end of a file that shrank under the job), which fio counts
+// as an I/O error of its own ("full resid", EIO). The error ends the job
+// unless continue_on_error covers the unit's direction and the error is
+// one fio deems non-fatal (EIO, EILSEQ); either way an error of a covered
+// direction is counted for the report. fio prints each fatal error, and
+// with error_dump each survived one too.
+func (w *worker) ioFailed(u *IOUnit) {
+	e, fn := u.Err, "io_u error"
+	if u.ErrFn != "" {
+		fn = u.ErrFn // the engine refused the unit (td_io_queue)
+	}
+	if e == 0 {
+		e, fn = unix.EIO, "full resid"
+	}
+	covered := continues(w.job.ContinueOnError, u.Op)
+	if covered {
+		w.ioerr.total++
+		if w.ioerr.first == 0 {
+			w.ioerr.first = e
+		}
+	}
+	fatal := !covered || (e != unix.EIO && e != unix.EILSEQ)
+	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
+		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
+			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
+	}
+	if fatal {
+		w.fail(e, fn)
+	}
+}
+
+var opNames = [...]string{OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync", OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range"}
+
+// continues reports whether continue_on_error mode c covers an I/O error
+// of op.
+func continues(c jobspec.ContinueOnError, op Op) bool {
+	switch c {
+	case jobspec.ContinueRead:
+		return op == OpRead
+	case jobspec.ContinueWrite:
+		return op == OpWrite
+	case jobspec.ContinueIO:
+		return op.IsData()
+	case jobspec.ContinueAll:
+		return true
+	}
+	return false
+}
+
+// errorTextOrSuccess is strerror's text for e, "Success" for 0, as fio's reports
+// spell the first error.
+func errorTextOrSuccess(e unix.Errno) string {
+	if e == 0 {
+		return "Success"
+	}
+	return errText(e)
+}

@@ -1,0 +1,66 @@
+package runner
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/parser"
+)
+
+// planOf builds the jobs of a command line: each argument is one
+// "--name=value" option without its dashes ("rw=write", "time_based").
+func planOf(t *testing.T, args ...string) *jobspec.Plan {
+	t.Helper()
+	var errs strings.Builder
+	b := jobspec.NewBuilder(&jobspec.Config{Stderr: &errs})
+	for _, a := range args {
+		name, val, has := strings.Cut(a, "=")
+		if err := b.CmdlineOption(parser.Option{Name: name, Value: val, HasValue: has}); err != nil {
+			t.Fatalf("option %s: %v\n%s", a, err, errs.String())
+		}
+	}
+	if err := b.EndCmdline(); err != nil {
+		t.Fatalf("EndCmdline: %v\n%s", err, errs.String())
+	}
+	p, err := b.Plan()
+	if err != nil {
+		t.Fatalf("Plan: %v\n%s", err, errs.String())
+	}
+	if err := p.Unsupported(); err != nil {
+		t.Fatalf("Plan(%q): %v", args, err)
+	}
+	return p
+}
+
+// runJobs runs a command line's jobs in dir and returns the result and
+// what was printed on the error and info streams.
+func runJobs(t *testing.T, dir string, args ...string) (*Outcome, string) {
+	t.Helper()
+	full := append([]string{"directory=" + dir}, args...)
+	p := planOf(t, full...)
+	var errs strings.Builder
+	oc, err := Run(p, Config{Errors: &errs, Info: &errs, Log: io.Discard})
+	if err != nil {
+		t.Fatalf("Run(%q): %v\n%s", args, err, errs.String())
+	}
+	return oc, errs.String()
+}
+
+// dirStats returns a job's I/O bytes and I/O counts per direction.
+func dirStats(j *output.Job) (bytes, ios [3]uint64) {
+	for d := range 3 {
+		bytes[d] = j.Stats.Dir[d].IOBytes
+		ios[d] = j.Stats.Dir[d].TotalIOs
+	}
+	return bytes, ios
+}
+
+func TestRunSmoke(t *testing.T) {
+	dir := t.TempDir()
+	oc, errs := runJobs(t, dir, "name=a", "rw=write", "size=64k", "ioengine=pvsync2")
+	b, n := dirStats(&oc.Result.Jobs[0])
+	t.Logf("%v %v %q", b, n, errs)
+}
