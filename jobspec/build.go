@@ -53,6 +53,10 @@ type Config struct {
 	// --showcmd lines, lists of valid values and notices on Stdout,
 	// messages on Stderr. nil discards.
 	Stdout, Stderr io.Writer
+	// Info, if set, receives the notices and lists of valid values in
+	// place of Stdout (gofio keeps them off stdout when that carries only
+	// a JSON or terse report; docs/compat.md).
+	Info io.Writer
 	// ShowCmd prints each job file as a command line, as --showcmd does.
 	ShowCmd bool
 	// DryRun is set under --parse-only and --showcmd: fio then skips the
@@ -108,12 +112,19 @@ func (b *Builder) stderr() io.Writer {
 	return b.cfg.Stderr
 }
 
+func (b *Builder) info() io.Writer {
+	if b.cfg.Info != nil {
+		return b.cfg.Info
+	}
+	return b.stdout()
+}
+
 func (b *Builder) errln(s string) { fmt.Fprintln(b.stderr(), s) }
 
 func (b *Builder) print(notes []note) {
 	for _, n := range notes {
 		if n.stdout {
-			fmt.Fprintln(b.stdout(), n.text)
+			fmt.Fprintln(b.info(), n.text)
 		} else {
 			b.errln(n.text)
 		}
@@ -431,7 +442,7 @@ func (b *Builder) engineNotLoadable(engine string, job bool) error {
 	b.errln(fmt.Sprintf("fio: engine %s not loadable", engine))
 	b.errln("fio: failed to load engine")
 	if job {
-		fmt.Fprintf(b.stdout(), "fio: file:ioengines.c:134, func=dlopen, error=%s: cannot open shared object file: No such file or directory\n", engine)
+		fmt.Fprintf(b.info(), "fio: file:ioengines.c:134, func=dlopen, error=%s: cannot open shared object file: No such file or directory\n", engine)
 	}
 	return &Error{Msg: "fio: failed to load engine"}
 }
@@ -586,7 +597,7 @@ func hintNames(engine string) []string {
 // reporting group and creates its numjobs clones.
 func (b *Builder) addJob(j *Job, includeErr string) error {
 	if includeErr != "" {
-		fmt.Fprintln(b.stdout(), includeErr)
+		fmt.Fprintln(b.info(), includeErr)
 		if !b.cfg.DryRun {
 			return &Error{Msg: includeErr}
 		}

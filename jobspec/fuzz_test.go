@@ -56,13 +56,14 @@ func FuzzParseSize(f *testing.F) {
 	}
 	f.Add("1.5g", false)
 	f.Add(" 4KiB", true)
+	f.Add("(2*2048)", true)
 	f.Fuzz(func(t *testing.T, s string, decimal bool) {
 		kb := 1024
 		if decimal {
 			kb = 1000
 		}
 		v, err := parseSize(s, kb)
-		if _, _, ierr := parseInt(s); (err == nil) != (ierr == nil) {
+		if _, _, ierr := parseInt(s); !strings.HasPrefix(s, "(") && (err == nil) != (ierr == nil) {
 			t.Fatalf("parseSize(%q) = %v, %v but parseInt says %v", s, v, err, ierr)
 		}
 		for _, p := range pieces(s, true) {
@@ -81,6 +82,7 @@ func FuzzParseTime(f *testing.F) {
 		f.Add(kv[1])
 	}
 	f.Add("10sec")
+	f.Add("(1+2)*3s")
 	f.Add("2s-3s")
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := parseTimeInt(s, second)
@@ -88,7 +90,7 @@ func FuzzParseTime(f *testing.F) {
 			return
 		}
 		n, hex, _ := parseInt(s)
-		if !hex && suffixStart(s, false) < 0 && v != n*second {
+		if !strings.HasPrefix(s, "(") && !hex && suffixStart(s, false) < 0 && v != n*second {
 			t.Fatalf("parseTimeInt(%q) = %d; want %d s", s, v, n)
 		}
 	})

@@ -146,13 +146,18 @@ type sizeValue struct {
 	Percent bool
 }
 
-// parseSize reads a size with fio's suffix rules: k, m, g, t and p (and any
+// parseSize reads a size with fio's suffix rules (a value starting with
+// '(' is an arithmetic expression, expr.go): k, m, g, t and p (and any
 // text starting with them) multiply by powers of kbBase; the three-letter
 // forms kib, mib, gib, tib and pib use the other base (fio inverts them
 // under the default kb_base=1024); a '%' marks a percentage; anything else,
 // and every hexadecimal value, has no multiplier. There is no overflow
 // check, as in fio.
 func parseSize(s string, kbBase int) (sizeValue, error) {
+	if strings.HasPrefix(s, "(") {
+		v, err := evalExpr(s, false)
+		return sizeValue{N: v}, err
+	}
 	v, hex, err := parseInt(s)
 	if err != nil {
 		return sizeValue{}, err
@@ -211,7 +216,8 @@ const (
 	day    = 24 * hour
 )
 
-// parseTimeInt reads a time value in microseconds. The number is read as
+// parseTimeInt reads a time value in microseconds (a value starting with
+// '(' is an arithmetic expression, expr.go). The number is read as
 // parseInt reads it (hexadecimal values are microseconds, whatever the
 // default unit). The unit is the whole rest of the value after the digits,
 // lower-cased: "us..." is µs, "ms..." ms, exactly "s", "m", "h" or "d"
@@ -219,6 +225,9 @@ const (
 // "10sec" this way) microseconds. Without a letter after the digits the
 // default unit applies, which is how "1.5s" becomes one second.
 func parseTimeInt(s string, defUnit int64) (int64, error) {
+	if strings.HasPrefix(s, "(") {
+		return evalExpr(s, true) // microseconds without a unit
+	}
 	v, hex, err := parseInt(s)
 	if err != nil {
 		return 0, err

@@ -214,7 +214,7 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 			return false
 		}
 		f := w.files[fi]
-		if !w.info.NoFiles && !w.openFile(fi, d) {
+		if !w.openFile(fi, d) {
 			return false
 		}
 		off, bs, ok := w.offset(fi, f, d, room)
@@ -321,7 +321,7 @@ func (w *worker) pickFile() int {
 // open or openable within openfiles (a done file may give its slot).
 func (w *worker) usable(i int) bool {
 	g := &w.gen
-	return !w.exhaust[i] && (w.files[i].fd >= 0 || g.opened[i] || g.openNow < g.openMax || g.doneOpen > 0 || w.info.NoFiles)
+	return !w.exhaust[i] && (g.opened[i] || g.openNow < g.openMax || g.doneOpen > 0)
 }
 
 // openFile opens file fi on first use, timing the open for engines that
@@ -342,15 +342,24 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	}
 	f := w.files[fi]
 	start := nanotime()
-	if err := f.open(w.job, w.writes, w.opener, fi); err != nil {
-		w.setupFailed(err)
-		return false
+	if !w.info.NoFiles {
+		if err := f.open(w.job, w.writes, w.opener, fi); err != nil {
+			w.setupFailed(err)
+			return false
+		}
 	}
 	done := nanotime()
 	g.openNow++
 	g.opened[fi] = true
 	if w.info.NoStats && w.clat && w.accounting() {
-		w.st.AddClat(d, uint64(max(0, done-start)), w.clatHist)
+		// The open's time is a completion latency of d, but (as in fio)
+		// not part of the latency distribution, which counts I/Os.
+		ns := uint64(max(0, done-start))
+		s := &w.st.Dir[d]
+		s.Clat.Add(ns)
+		if w.clatHist {
+			s.ClatHist.Add(ns)
+		}
 	}
 	return true
 }
@@ -377,7 +386,9 @@ func (w *worker) closeFile(fi int) {
 	if w.job.FsyncOnClose && w.writes && f.fd >= 0 {
 		unix.Fsync(f.fd)
 	}
-	f.closeWith(w.opener, fi)
+	if !w.info.NoFiles {
+		f.closeWith(w.opener, fi)
+	}
 	g.opened[fi] = false
 	g.openNow--
 	if w.exhaust[fi] {
@@ -559,10 +570,13 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64,
 			m.reset()
 		}
 		blk := m.take(w.randBelow(m.blocks))
-		// Mark the blocks a larger I/O covers, as far as they are free.
-		for k := uint64(1); k*g.grain < bs && blk+k < m.blocks && m.mark(blk+k); k++ {
+		// A larger I/O covers the free blocks after blk; it is cut where
+		// a used one starts, so every block is done once.
+		k := uint64(1)
+		for k*g.grain < bs && blk+k < m.blocks && m.mark(blk+k) {
+			k++
 		}
-		return fitEnd(blk*g.grain, bs, f.size)
+		return fitEnd(blk*g.grain, min(bs, k*g.grain), f.size)
 	}
 	align := j.BlockAlign[d]
 	if align == 0 {
@@ -606,7 +620,7 @@ func (w *worker) syncDue() bool {
 	case j.Fsync > 0 && g.writes%uint64(j.Fsync) == 0,
 		j.Fdatasync > 0 && g.writes%uint64(j.Fdatasync) == 0,
 		j.SyncFileRange > 0 && g.writes%uint64(j.SyncFileRange) == 0:
-		return w.files[g.lastFile].fd >= 0
+		return w.gen.opened[g.lastFile]
 	}
 	return false
 }
@@ -633,7 +647,10 @@ func (w *worker) fillSync(u *IOUnit) bool {
 // syncFileRange performs a sync_file_range unit; the engines never see
 // one.
 func (w *worker) syncFileRange(u *IOUnit) {
-	u.Result, u.Err = 0, errno(unix.SyncFileRange(u.FD, 0, 0, w.job.SyncFileRangeFlags))
+	u.Result, u.Err = 0, 0
+	if u.FD >= 0 { // engines without files (null) sync nothing
+		u.Err = errno(unix.SyncFileRange(u.FD, 0, 0, w.job.SyncFileRangeFlags))
+	}
 }
 
 // queue hands u to the engine; sync_file_range units the worker does

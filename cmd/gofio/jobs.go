@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
+	"github.com/gofio/gofio/runner"
 )
 
 // parseSettings are the effects of fio's own options on how jobs are
@@ -122,6 +123,12 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		cfg.ReadOnly = s.readOnly
 		cfg.WarningsFatal = s.warnFatal
 		cfg.Sections = s.parse.sections
+		// Notices stay off stdout when it carries only JSON or terse
+		// reports (docs/compat.md).
+		cfg.Info = nil
+		if !s.formats.normal && !cfg.DryRun {
+			cfg.Info = stderr
+		}
 	}
 	b := jobspec.NewBuilder(cfg)
 
@@ -207,6 +214,13 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	if err := plan.Unsupported(); err != nil {
 		fmt.Fprintln(stderr, err)
 		return s.failed(b, stdout)
+	}
+	for _, j := range plan.Jobs {
+		name, _ := jobspec.ResolveEngine(j.IOEngine)
+		if _, err := runner.LookupEngine(name); err != nil {
+			fmt.Fprintf(stderr, "gofio: ioengine %s is not supported yet (job %s)\n", j.IOEngine, j.Name)
+			return s.failed(b, stdout)
+		}
 	}
 	return plan, 0, false
 }
