@@ -275,96 +275,55 @@ var cases = []conformanceCase{
 		args: args("--name=uring_randread --ioengine=io_uring --rw=randread --iodepth=32 --direct=1 --bs=4k --size=16M"),
 		io:   IOPerDir,
 	},
-	// Issue 5: every engine and the workload and file options, small.
+	// Issue 5: every engine and the workload and file options, small,
+	// several jobs per case to keep the runs few.
 	{
-		// vsync: lseek + writev, sequential 1 MiB.
-		name: "vsync_write_1m",
-		args: args("--name=vsync --ioengine=vsync --rw=write --bs=4k --size=1M"),
+		// The sync family: vsync (lseek + writev), pvsync (preadv) and
+		// pvsync2 with hipri (ignored by buffered files) and nowait.
+		name: "sync_family_1m",
+		args: args("--name=vsync --ioengine=vsync --rw=write --bs=4k --size=1M --name=pvsync --ioengine=pvsync --rw=randread --size=1M " +
+			"--name=pvsync2 --ioengine=pvsync2 --hipri --nowait=1 --rw=read --bs=8k --size=1M"),
+		io: IOPerDir,
+	},
+	{
+		// mmap random writes through a shared mapping; posixaio at depth 8.
+		name: "mmap_posixaio_1m",
+		args: args("--name=mmap --ioengine=mmap --rw=randwrite --bs=4k --size=1M --name=posixaio --ioengine=posixaio --iodepth=8 --rw=randread --size=1M"),
 		io:   IOPerDir,
 	},
 	{
-		// pvsync: preadv, random reads over 1 MiB.
-		name: "pvsync_randread_1m",
-		args: args("--name=pvsync --ioengine=pvsync --rw=randread --bs=4k --size=1M"),
-		io:   IOPerDir,
+		// The file engines as the shipped examples set them up, 20 files
+		// each: filecreate, filestat (lstat), filedelete.
+		name: "file_engines_20_files",
+		args: args("--name=fc --ioengine=filecreate --create_on_open=1 --nrfiles=20 --fallocate=none --filesize=4k --openfiles=1 " +
+			"--name=fs --ioengine=filestat --stat_type=lstat --nrfiles=20 --filesize=4k --name=fd --ioengine=filedelete --nrfiles=20 --filesize=4k --unlink=0"),
+		io: IOPerDir,
 	},
 	{
-		// pvsync2 with hipri (ignored by buffered files) and nowait reads.
-		name: "pvsync2_hipri_nowait_read_1m",
-		args: args("--name=pvsync2 --ioengine=pvsync2 --hipri --nowait=1 --rw=read --bs=8k --size=1M"),
-		io:   IOPerDir,
+		// ftruncate: sequential writes set the size; falloc: random
+		// allocations, then punched holes in the same file.
+		name: "ftruncate_falloc",
+		args: args("--name=ft --ioengine=ftruncate --rw=write --bs=4k --size=256k --name=fa --ioengine=falloc --rw=randwrite --bs=4k --size=1M --filename=falloc.dat " +
+			"--name=fb --stonewall --ioengine=falloc --rw=trim --bs=16k --size=1M --filename=falloc.dat"),
+		io: IOPerDir,
 	},
 	{
-		// mmap: random writes through a shared mapping.
-		name: "mmap_randwrite_1m",
-		args: args("--name=mmap --ioengine=mmap --rw=randwrite --bs=4k --size=1M"),
-		io:   IOPerDir,
+		// Offsets: backwards reads (backwards-read.fio, smaller), LFSR
+		// and 64-bit Tausworthe random offsets (randrepeat off), three
+		// clones at offset_increment in one file.
+		name: "offsets_generators_increment",
+		args: args("--name=back --rw=read:-8k --bs=4k --size=1M --name=lfsr --random_generator=lfsr --rw=randread --bs=4k --size=1M " +
+			"--name=t64 --random_generator=tausworthe64 --randrepeat=0 --rw=randread --size=1M " +
+			"--name=oi --filename=shared.dat --size=256k --offset_increment=256k --numjobs=3 --rw=write --bs=4k"),
+		io: IOPerDir,
 	},
 	{
-		// posixaio at queue depth 8.
-		name: "posixaio_randread_qd8_1m",
-		args: args("--name=posixaio --ioengine=posixaio --iodepth=8 --rw=randread --bs=4k --size=1M"),
-		io:   IOPerDir,
-	},
-	{
-		// filecreate as filecreate-ioengine.fio sets it up (fewer files).
-		name: "filecreate_20_files",
-		args: args("--name=fc --ioengine=filecreate --create_on_open=1 --nrfiles=20 --fallocate=none --filesize=4k --openfiles=1"),
-		io:   IOPerDir,
-	},
-	{
-		// filestat with lstat over 20 laid-out files.
-		name: "filestat_lstat_20_files",
-		args: args("--name=fs --ioengine=filestat --stat_type=lstat --nrfiles=20 --filesize=4k --thread"),
-		io:   IOPerDir,
-	},
-	{
-		// filedelete over 20 laid-out files.
-		name: "filedelete_20_files",
-		args: args("--name=fd --ioengine=filedelete --nrfiles=20 --filesize=4k --unlink=0"),
-		io:   IOPerDir,
-	},
-	{
-		// ftruncate: sequential writes set the size.
-		name: "ftruncate_write_256k",
-		args: args("--name=ft --ioengine=ftruncate --rw=write --bs=4k --size=256k"),
-		io:   IOPerDir,
-	},
-	{
-		// falloc: random allocations, then punched holes (two jobs).
-		name: "falloc_randwrite_then_trim",
-		args: args("--name=fa --ioengine=falloc --rw=randwrite --bs=4k --size=1M --filename=falloc.dat --name=fb --stonewall --ioengine=falloc --rw=trim --bs=16k --size=1M --filename=falloc.dat"),
-		io:   IOPerDir,
-	},
-	{
-		// Backwards sequential reads (backwards-read.fio, smaller).
-		name: "read_backwards_1m",
-		args: args("--name=back --rw=read:-8k --bs=4k --size=1M"),
-		io:   IOPerDir,
-	},
-	{
-		// LFSR and 64-bit Tausworthe random offsets, randrepeat off.
-		name: "randread_lfsr_tausworthe64",
-		args: args("--name=lfsr --random_generator=lfsr --rw=randread --bs=4k --size=1M --name=t64 --random_generator=tausworthe64 --randrepeat=0 --rw=randread --size=1M"),
-		io:   IOPerDir,
-	},
-	{
-		// Four files, two open at a time, one after the other.
-		name: "nrfiles_openfiles_sequential",
-		args: args("--name=nf --nrfiles=4 --openfiles=2 --file_service_type=sequential --rw=write --bs=4k --size=1M"),
-		io:   IOPerDir,
-	},
-	{
-		// offset_increment: three clones share a file, 256 KiB each.
-		name: "offset_increment_3_clones",
-		args: args("--name=oi --filename=shared.dat --size=256k --offset_increment=256k --numjobs=3 --rw=write --bs=4k"),
-		io:   IOPerDir,
-	},
-	{
-		// Syncs every 4 writes, O_DSYNC, fsync on close and at the end.
-		name: "fsync_dsync_end_fsync",
-		args: args("--name=sy --fsync=4 --sync=dsync --fsync_on_close=1 --end_fsync=1 --rw=write --bs=4k --size=256k"),
-		io:   IOPerDir,
+		// Four files, two open at a time, one after the other; syncs
+		// every 4 writes with O_DSYNC, fsync on close and at the end.
+		name: "files_and_syncs",
+		args: args("--name=nf --nrfiles=4 --openfiles=2 --file_service_type=sequential --rw=write --bs=4k --size=1M " +
+			"--name=sy --fsync=4 --sync=dsync --fsync_on_close=1 --end_fsync=1 --rw=write --bs=4k --size=256k"),
+		io: IOPerDir,
 	},
 	{
 		// Buffer contents: compressible, deduplicated, refilled, from a

@@ -143,6 +143,9 @@ func TestFilesAndBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			caseSlots <- struct{}{}
+			defer func() { <-caseSlots }()
 			a := append([]string{"--output-format=json"}, args(c.args)...)
 			setup := func(dir string) {
 				os.Mkdir(filepath.Join(dir, "d1"), 0o755)
@@ -208,6 +211,9 @@ func TestFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			caseSlots <- struct{}{}
+			defer func() { <-caseSlots }()
 			fr, gr, ff, gf := run2(t, append([]string{"--output-format=json"}, args(c.args)...), nil)
 			if fr.rc != gr.rc {
 				t.Errorf("exit status: fio %d, gofio %d\n%s", fr.rc, gr.rc, head(gr.stderr))

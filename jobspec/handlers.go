@@ -41,6 +41,7 @@ var handlers = map[string]*handler{
 	"numa_mem_policy":      {text: checkMemPolicy},
 	"bssplit":              {text: checkBSSplit},
 	"io_size":              {number: checkIOSize},
+	"replay_align":         {number: checkPowerOf2},
 }
 
 // refuseValueless reports a missing value. fio 3.33 crashes on a bare
@@ -289,7 +290,7 @@ func checkPattern(r *reader, o *Option, value string) bool {
 			s = s[2:]
 		default:
 			v, n, err := cStrtoll(s, 10)
-			if n == 0 || err != nil || v < -(1<<31) || v > 1<<32-1 {
+			if n == 0 || err != nil || v != int64(int32(v)) {
 				return false
 			}
 			s = s[n:]
@@ -390,6 +391,16 @@ func checkMemPolicy(r *reader, o *Option, value string) bool {
 func checkIOSize(r *reader, o *Option, i int, v num) bool {
 	if v.Pct && v.N > 100 {
 		r.errf("fio: io_size values greater than 100%% aren't supported")
+		return false
+	}
+	return true
+}
+
+// checkPowerOf2 refuses replay_align values that are not powers of 2.
+func checkPowerOf2(r *reader, o *Option, i int, v num) bool {
+	u := uint64(uint32(v.N))
+	if u == 0 || u&(u-1) != 0 {
+		r.errf("%s: must be a power-of-2", o.Name)
 		return false
 	}
 	return true

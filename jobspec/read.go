@@ -70,12 +70,13 @@ func (r *reader) read(o *Option, value string, has bool) bool {
 		return false
 	}
 	switch o.Kind {
-	case KindDeprecated:
-		r.infof("Option %s is deprecated", o.Name)
-		return false
-	case KindSoftDeprecated:
-		r.infof("Option %s is deprecated", o.Name)
-		return true
+	case KindDeprecated, KindSoftDeprecated:
+		// fio reads deprecated options piece by piece too, with a
+		// notice for each.
+		for range pieces(value, true) {
+			r.infof("Option %s is deprecated", o.Name)
+		}
+		return o.Kind == KindSoftDeprecated
 	case KindString:
 		if value == "" {
 			return false
@@ -213,6 +214,12 @@ func (r *reader) number(o *Option, text string) (num, bool) {
 	}
 	var v num
 	switch {
+	case o.Kind == KindBool || o.Kind == KindFlag:
+		n, ok := plainInt(text)
+		if !ok {
+			return num{}, false
+		}
+		v.N = n
 	case o.Kind == KindTimeSec || o.Kind == KindTimeUsec || o.Unit != 0:
 		unit := o.Unit
 		switch o.Kind {
@@ -243,7 +250,8 @@ func (r *reader) number(o *Option, text string) (num, bool) {
 // inRange checks a number against the option's limits as fio does: 32-bit
 // options compare the value truncated to 32 bits (so iodepth=5000000000
 // passes), others compare unsigned; a limit of 0 is no limit; booleans
-// are checked against 1 only, and their message names no option.
+// are checked against 1 only, and their message names no option and
+// shows the truncated value.
 func (r *reader) inRange(o *Option, v num) bool {
 	if v.Pct || v.Zones {
 		return true
@@ -252,8 +260,8 @@ func (r *reader) inRange(o *Option, v num) bool {
 	case KindFlag:
 		return true
 	case KindBool:
-		if int64(int32(v.N)) > 1 {
-			r.errf("max value out of range: %d (1 max)", v.N)
+		if t := int64(int32(v.N)); t > 1 {
+			r.errf("max value out of range: %d (1 max)", t)
 			return false
 		}
 		return true

@@ -59,13 +59,11 @@ func anyPiece(value string, kbBase int) bool {
 	return false
 }
 
-// firstNumber reads the first piece of a value as a 32-bit number.
+// firstNumber reads the first piece of a boolean or flag value as a
+// 32-bit number (no units: "direct=8k" is 8).
 func firstNumber(value string, kbBase int) (int64, bool) {
-	s, err := parseSize(pieces(value, true)[0].Text, kbBase)
-	if err != nil {
-		return 0, false
-	}
-	return int64(int32(s.plain())), true
+	v, ok := plainInt(pieces(value, true)[0].Text)
+	return int64(int32(v)), ok
 }
 
 // setBool returns a setter for a bool option (0 or 1; fio stores the

@@ -100,6 +100,18 @@ func parseInt(s string) (v int64, hex bool, err error) {
 	return v, hex, nil
 }
 
+// plainInt reads a boolean or flag value as fio does: the number as
+// parseInt reads it, but without units or percentages ("direct=8k" is 8),
+// and clamped rather than refused when it is out of range.
+func plainInt(s string) (int64, bool) {
+	base := uint64(10)
+	if strings.Contains(s, "0x") || strings.Contains(s, "0X") {
+		base = 16
+	}
+	v, n, _ := cStrtoll(s, base)
+	return v, n > 0
+}
+
 // suffixStart returns the index where a number's unit starts: fio skips
 // digits, and signs before the first digit, from the very first byte (so a
 // leading blank means "no unit"). It returns -1 when the next byte is not a

@@ -161,15 +161,12 @@ func sizeAdvice(want float64, kbBase int, bytes bool) string {
 	meaning := strconv.FormatInt(n, 10)
 	if bytes {
 		meaning = fmtCount(n, true)
-	}
-	for i, u := range units {
-		m := float64(sizeMultiplier(u, kbBase))
-		if want >= m {
-			meaning = strconv.FormatFloat(want/m, 'f', -1, 64) + " " + names[i]
-			if !bytes {
-				meaning = strconv.FormatFloat(want/m, 'f', -1, 64) + u
+		for i, u := range units {
+			m := float64(sizeMultiplier(u, kbBase))
+			if want >= m {
+				meaning = strconv.FormatFloat(want/m, 'f', -1, 64) + " " + names[i]
+				break
 			}
-			break
 		}
 	}
 	return fmt.Sprintf("; write %s for %s", spelled, meaning)

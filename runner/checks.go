@@ -95,7 +95,7 @@ func engineNotices(cfg Config, t *task, w *worker) {
 	if out == nil {
 		out = cfg.Errors
 	}
-	if t.info.Sync && t.job.IODepth > 1 && !t.info.NoIO {
+	if t.info.Sync && t.job.IODepth > 1 {
 		fmt.Fprintln(out, syncDepthNote)
 	}
 	if n, ok := w.eng.(Noticer); ok {

@@ -31,6 +31,8 @@ package runner
 // Everything here runs per I/O: no allocation.
 
 import (
+	"time"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
@@ -85,11 +87,18 @@ type bsPick struct {
 func (w *worker) initGen() error {
 	j := w.job
 	g := &w.gen
-	g.bsRng.seed(j.RandSeed ^ 0x1b5)
-	g.pctRng.seed(j.RandSeed ^ 0x2c7)
-	g.fileRng.seed(j.RandSeed ^ 0x3d9)
+	seed := j.RandSeed
+	if !j.RandRepeat {
+		// randrepeat=0: a different pattern every run.
+		seed = uint64(time.Now().UnixNano())
+		w.rng.seed(seed)
+		w.mixRng.seed(seed + 1)
+	}
+	g.bsRng.seed(seed ^ 0x1b5)
+	g.pctRng.seed(seed ^ 0x2c7)
+	g.fileRng.seed(seed ^ 0x3d9)
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
-	g.rng64.seed(j.RandSeed)
+	g.rng64.seed(seed)
 	for d := range g.split {
 		g.split[d] = splitPicks(j.BSSplit[d])
 	}
@@ -104,7 +113,7 @@ func (w *worker) initGen() error {
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
 		g.cycle = make([]fullCycle, n)
 		for i, f := range w.files {
-			g.cycle[i] = newFullCycle(f.size/g.grain, j.RandSeed+uint64(i))
+			g.cycle[i] = newFullCycle(f.size/g.grain, seed+uint64(i))
 		}
 		// The generator visits each block once: no map needed.
 		clear(w.maps)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -17,10 +18,16 @@ type ioRec struct {
 
 func (r ioRec) String() string { return fmt.Sprintf("%d:%d@%d+%d", r.op, r.file, r.off, r.len) }
 
-// recEngine completes every unit at once and records it.
-type recEngine struct{ log *[]ioRec }
+// recEngine completes every unit at once and records it (jobs run
+// concurrently: the log has a lock).
+type recEngine struct {
+	mu  *sync.Mutex
+	log *[]ioRec
+}
 
 func (e recEngine) Queue(u *IOUnit) Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	*e.log = append(*e.log, ioRec{u.Op, u.File, u.Offset, len(u.Buf)})
 	u.Result, u.Err = len(u.Buf), 0
 	return Completed
@@ -31,10 +38,11 @@ func (e recEngine) Queue(u *IOUnit) Status {
 func recordJob(t *testing.T, args ...string) []ioRec {
 	t.Helper()
 	var log []ioRec
+	var mu sync.Mutex
 	for i := range engines {
 		if engines[i].Name == "null" {
 			saved := engines[i]
-			engines[i].New = func(EngineConfig) (Engine, error) { return recEngine{&log}, nil }
+			engines[i].New = func(EngineConfig) (Engine, error) { return recEngine{&mu, &log}, nil }
 			engines[i].Sync = true
 			defer func() { engines[i] = saved }()
 		}

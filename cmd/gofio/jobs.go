@@ -111,20 +111,15 @@ type cmdlineItem struct {
 func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reader, stdout, stderr io.Writer) (plan *jobspec.Plan, status int, done bool) {
 	cfg := &jobspec.Config{Stdout: stdout, Stderr: stderr}
 	update := func() {
-		// With only json/terse reports, what fio prints on stdout while
-		// it reads jobs (lists of valid values, notices) goes to stderr:
-		// stdout carries only the report (docs/compat.md).
-		cfg.Stdout = stdout
-		if !s.formats.normal && !s.parse.showCmd {
-			cfg.Stdout = stderr
-		}
 		cfg.ShowCmd = s.parse.showCmd
 		cfg.DryRun = s.parseOnly || s.parse.showCmd
 		cfg.ReadOnly = s.readOnly
 		cfg.WarningsFatal = s.warnFatal
 		cfg.Sections = s.parse.sections
-		// Notices stay off stdout when it carries only JSON or terse
-		// reports (docs/compat.md).
+		// With only json/terse reports, what fio prints on stdout while
+		// it reads jobs (lists of valid values, notices) goes to stderr:
+		// stdout carries only the report (docs/compat.md). Dry runs print
+		// no report, and fio's stdout.
 		cfg.Info = nil
 		if !s.formats.normal && !cfg.DryRun {
 			cfg.Info = stderr

@@ -23,7 +23,10 @@ import (
 const version = "fio-3.33"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stopProfile := startProfile(os.Stderr) // GOFIO_CPUPROFILE (profile.go)
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // settings are the effects of fio's own command-line options.

@@ -69,7 +69,9 @@ func TestSignalStopsRun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v: fio's JSON: %v", tt.sig, err)
 			}
-			if diff := lineDiff(conformance.KeyTree(gn), conformance.KeyTree(fn)); diff != "" {
+			// fio interrupted under load sometimes leaves out a
+			// percentile map; the conformance tests compare those.
+			if diff := lineDiff(withoutPercentiles(conformance.KeyTree(gn)), withoutPercentiles(conformance.KeyTree(fn))); diff != "" {
 				t.Errorf("%v: JSON key trees differ (gofio, fio):\n%s", tt.sig, diff)
 			}
 			rt := gn.Get("jobs", "0", "read", "runtime")
@@ -84,6 +86,17 @@ func TestSignalStopsRun(t *testing.T) {
 			t.Errorf("%v: report skeletons differ (gofio, fio):\n%s", tt.sig, diff)
 		}
 	}
+}
+
+// withoutPercentiles drops a key tree's percentile maps.
+func withoutPercentiles(tree []string) []string {
+	var out []string
+	for _, l := range tree {
+		if !strings.Contains(l, "/percentile ") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // lineDiff returns the first lines where a and b differ, "" if equal.

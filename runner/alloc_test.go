@@ -1,0 +1,132 @@
+package runner
+
+// The steady state of the I/O loop allocates nothing: each test below
+// builds a real worker (engine, units, files laid out), lets it run a
+// first stretch of I/O so that everything done once per job is done, then
+// counts the heap allocations of further stretches with
+// testing.AllocsPerRun. Any allocation per I/O would show as thousands.
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// steadyWorker builds the worker of one job, run in dir, with its files
+// laid out, its clock started and a live-view slot attached, as Run and
+// worker.run prepare it before the I/O loop. The job must be time_based
+// with a long runtime: the tests end each stretch with number_ios.
+func steadyWorker(tb *testing.T, dir string, args ...string) *worker {
+	tb.Helper()
+	p := planOf(tb, append([]string{"directory=" + dir}, args...)...)
+	j := p.Jobs[0]
+	info, err := LookupEngine(j.IOEngine)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	t := &task{job: j, info: info}
+	if t.files, err = planFiles(j); err != nil {
+		tb.Fatalf("planFiles: %v", err)
+	}
+	if !info.NoFiles {
+		if err := layoutFiles(t, map[string]uint64{}, Config{Errors: io.Discard}); err != nil {
+			tb.Fatalf("layout: %v", err)
+		}
+	}
+	w, err := newWorker(j, info, t.files)
+	if err != nil {
+		if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+			tb.Skipf("engine unavailable here (seccomp or old kernel?): %v", err)
+		}
+		tb.Fatalf("newWorker: %v", err)
+	}
+	tb.Cleanup(w.release)
+	w.prog.jp = &jobProgress{}
+	w.epoch = nanotime()
+	w.startMeasuring(w.epoch)
+	w.progressStart()
+	w.startLoop()
+	return w
+}
+
+// stretch runs n more I/Os through w's loop, as worker.run does within a
+// loop.
+func (w *worker) stretch(n uint64, stop <-chan struct{}) {
+	w.job.NumberIOs = w.ios + n
+	if w.reaper == nil {
+		w.syncLoop(stop)
+	} else {
+		w.asyncLoop(stop)
+	}
+}
+
+func TestSteadyStateAllocs(t *testing.T) {
+	timed := []string{"time_based", "runtime=1h", "bs=4k"}
+	for _, c := range []struct {
+		name string
+		n    uint64 // I/Os per measured stretch
+		args []string
+	}{
+		// Framework overhead only: units complete in Queue.
+		{"null-qd1", 20000, []string{"ioengine=null", "rw=randread", "size=1g", "norandommap"}},
+		// null deeper than 1 goes through commit and reap.
+		{"null-qd32", 20000, []string{"ioengine=null", "rw=randrw", "size=1g", "iodepth=32"}},
+		// The page-cache path with the random map and writes' buffers.
+		{"psync-randrw", 5000, []string{"ioengine=psync", "rw=randrw", "size=1m", "filename=f"}},
+		// Device-bound, the asynchronous engines at queue depth 32.
+		{"libaio-qd32", 2000, []string{"ioengine=libaio", "rw=randread", "size=1m", "filename=f", "direct=1", "iodepth=32"}},
+		{"io_uring-qd32", 2000, []string{"ioengine=io_uring", "rw=randread", "size=1m", "filename=f", "direct=1", "iodepth=32"}},
+		// Batched submission and completion.
+		{"io_uring-batch", 2000, []string{"ioengine=io_uring", "rw=randwrite", "size=1m", "filename=f", "iodepth=32",
+			"iodepth_batch_submit=8", "iodepth_batch_complete_min=4", "iodepth_batch_complete_max=16"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := steadyWorker(t, t.TempDir(), append([]string{"name=" + c.name}, append(timed, c.args...)...)...)
+			stop := make(chan struct{})
+			w.stretch(c.n, stop) // warm up: open files, first publication
+			before := w.ios
+			allocs := testing.AllocsPerRun(2, func() { w.stretch(c.n, stop) })
+			if w.err != 0 {
+				t.Fatalf("job failed: %v in %s", w.err, w.errFunc)
+			}
+			if done := w.ios - before; done != 3*c.n {
+				t.Fatalf("%d I/Os issued over 3 stretches; want %d", done, 3*c.n)
+			}
+			if allocs != 0 {
+				t.Errorf("%v allocations per %d I/Os; want 0", allocs, c.n)
+			}
+		})
+	}
+}
+
+func TestRunAllocsIndependentOfIOs(t *testing.T) {
+	// The whole run, ticker and live view included: a job of a million
+	// I/Os allocates no more than one of a thousand (a few allocations of
+	// slack for the runtime's own bookkeeping).
+	const slack = 64
+	mallocs := func(n int) uint64 {
+		p := planOf(t, "name=null", "ioengine=null", "rw=randread", "bs=4k", "size=16g", "norandommap",
+			"number_ios="+strconv.Itoa(n))
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		oc, err := Run(p, Config{Errors: io.Discard, Log: io.Discard})
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if got := oc.Result.Jobs[0].Stats.Dir[0].TotalIOs; got != uint64(n) {
+			t.Fatalf("number_ios=%d: %d I/Os issued", n, got)
+		}
+		return m1.Mallocs - m0.Mallocs
+	}
+	mallocs(1000) // warm-up: lazily initialised runtime and package state
+	short, long := mallocs(1000), mallocs(1000000)
+	t.Logf("allocations: %d for 10^3 I/Os, %d for 10^6", short, long)
+	if long > short+slack {
+		t.Errorf("a run of 10^6 I/Os made %d allocations, one of 10^3 made %d; want the same (±%d)", long, short, slack)
+	}
+}
