@@ -8,6 +8,13 @@
 // Each round runs fio then gofio (A B A B ...), so slow drifts of a noisy
 // machine hit both alike. Results are medians over the rounds; the ratio
 // column also shows the smallest and largest per-round ratio.
+//
+// CPU time is the user + system time of the process and every child it
+// waited for (fio's job processes). Peak RSS is measured through GNU time
+// (/usr/bin/time -f %M) when it is installed: a process Go starts
+// inherits the starting process's peak RSS in its own (Linux records the
+// vfork-shared memory's high-water mark at exec), so the wait4 figure is
+// only an upper bound, marked with "≤".
 package main
 
 import (
@@ -18,7 +25,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -42,6 +51,7 @@ type sample struct {
 	cpu       time.Duration // user + system of the whole process
 	p99, p999 float64       // clat percentiles, µs
 	rssKiB    int64
+	rssBound  bool // rssKiB is only an upper bound (no GNU time)
 	wall      time.Duration
 }
 
@@ -49,7 +59,7 @@ func main() {
 	gofio := flag.String("gofio", "bin/gofio", "gofio binary")
 	fio := flag.String("fio", "fio", "fio binary")
 	rounds := flag.Int("rounds", 5, "rounds per job (each runs fio, then gofio)")
-	runtime := flag.Int("runtime", 3, "seconds per time-based run")
+	runtimeS := flag.Int("runtime", 3, "seconds per time-based run")
 	only := flag.String("only", "", "comma-separated job names to run (default all)")
 	flag.Parse()
 
@@ -66,10 +76,15 @@ func main() {
 	}
 	defer os.RemoveAll(work)
 	work, _ = filepath.Abs(work)
+	if _, err := os.Stat(gnuTime); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %s not found (apt-get install -y time): peak RSS is an upper bound\n", gnuTime)
+	}
+	fmt.Printf("# %s, %s/%s, %d CPUs, kernel %s, %s, rounds=%d runtime=%ds\n", time.Now().Format("2006-01-02"),
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), kernel(), version(*fio), *rounds, *runtimeS)
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "job\tfio IOPS\tgofio IOPS\tratio (min-max)\tfio CPU/IO\tgofio CPU/IO\tCPU ratio\tfio p99/p99.9 µs\tgofio p99/p99.9 µs\tfio RSS\tgofio RSS\t")
-	for _, j := range jobs(*runtime) {
+	for _, j := range jobs(*runtimeS) {
 		if *only != "" && !contains(strings.Split(*only, ","), j.name) {
 			continue
 		}
@@ -126,6 +141,18 @@ func runOne(binary, dir string, j job) (sample, error) {
 	if !j.startup {
 		args = append(args, "--output-format=json")
 	}
+	var rssFile string
+	if _, err := os.Stat(gnuTime); err == nil {
+		f, err := os.CreateTemp("", "bench-rss-")
+		if err != nil {
+			return sample{}, err
+		}
+		f.Close()
+		rssFile = f.Name()
+		defer os.Remove(rssFile)
+		args = append([]string{"-f", "%M", "-o", rssFile, binary}, args...)
+		binary = gnuTime
+	}
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
@@ -137,9 +164,20 @@ func runOne(binary, dir string, j job) (sample, error) {
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	s := sample{
-		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
-		rssKiB: ru.Maxrss,
-		wall:   wall,
+		cpu:      time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		rssKiB:   ru.Maxrss,
+		rssBound: true,
+		wall:     wall,
+	}
+	if rssFile != "" {
+		b, err := os.ReadFile(rssFile)
+		if err != nil {
+			return sample{}, fmt.Errorf("reading peak RSS: %w", err)
+		}
+		if s.rssKiB, err = strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err != nil {
+			return sample{}, fmt.Errorf("reading peak RSS %q: %w", b, err)
+		}
+		s.rssBound = false
 	}
 	if j.startup {
 		return s, nil
@@ -209,8 +247,34 @@ func report(w io.Writer, j job, fs, gs []sample) {
 		kib(fs), kib(gs))
 }
 
+// kib is the median peak RSS in MiB, "≤" when it is only an upper bound.
 func kib(ss []sample) string {
-	return fmt.Sprintf("%.1f MiB", median(ss, func(s sample) float64 { return float64(s.rssKiB) })/1024)
+	m := median(ss, func(s sample) float64 { return float64(s.rssKiB) }) / 1024
+	if len(ss) > 0 && ss[0].rssBound {
+		return fmt.Sprintf("≤%.1f MiB", m)
+	}
+	return fmt.Sprintf("%.1f MiB", m)
+}
+
+// gnuTime measures a child's peak RSS without the bench's own.
+const gnuTime = "/usr/bin/time"
+
+// kernel is the running kernel's release.
+func kernel() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// version is what fio --version prints.
+func version(fio string) string {
+	out, err := exec.Command(fio, "--version").Output()
+	if err != nil {
+		return "fio ?"
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func median(ss []sample, f func(sample) float64) float64 {
@@ -229,7 +293,8 @@ func median(ss []sample, f func(sample) float64) float64 {
 }
 
 // makeFile writes size bytes of non-zero data to path and reads it back
-// so it sits in the page cache.
+// so it sits in the page cache (in chunks: the bench's own memory stays
+// small).
 func makeFile(path string, size int) error {
 	buf := make([]byte, 1<<20)
 	for i := range buf {
@@ -248,9 +313,17 @@ func makeFile(path string, size int) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(path)
-	_ = data
-	return err
+	if f, err = os.Open(path); err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		if _, err := f.Read(buf); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
 }
 
 // bigJobFile writes a job file of 2000 jobs for the start-up benchmark.

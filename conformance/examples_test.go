@@ -316,7 +316,7 @@ type example struct {
 
 var examples = []example{
 	{file: "null.fio", edits: []string{"size=100g", "size=64m"}, sizeBased: true},
-	{file: "zipf.fio", edits: []string{"size=1280m", "size=64m"}, gap: "random_distribution"},
+	{file: "zipf.fio", edits: []string{"size=1280m", "size=64m"}, sizeBased: true},
 	{file: "cpuio.fio", edits: []string{"runtime=15", "runtime=1"}},
 	{file: "filecreate-ioengine.fio", edits: []string{"nrfiles=31250", "nrfiles=20"}, sizeBased: true},
 	{file: "filestat-ioengine.fio", edits: []string{"nrfiles=200", "nrfiles=20"}, sizeBased: true},
@@ -328,9 +328,9 @@ var examples = []example{
 	{file: "fio-rand-RW.fio", edits: []string{"size=10G", "size=8m", "runtime=900", "runtime=1"}},
 	{file: "fio-seq-RW.fio", edits: []string{"size=10G", "size=8m", "runtime=900", "runtime=1"}},
 	{file: "fsx.fio", edits: []string{"loops=500000", "loops=20"}, sizeBased: true, mixed: true},
-	{file: "exitwhat.fio", edits: []string{"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m", "number_ios=1000", "number_ios=20"}, gap: "thinktime"},
+	{file: "exitwhat.fio", edits: []string{"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m", "number_ios=1000", "number_ios=20"}},
 	{file: "tiobench-example.fio", edits: []string{"size=512m", "size=4m", "timeout=60", "timeout=2"}},
-	{file: "rand-zones.fio", edits: []string{"size=2g", "size=16m"}, gap: "random_distribution"},
+	{file: "rand-zones.fio", edits: []string{"size=2g", "size=16m"}, sizeBased: true},
 	{file: "dedupe-global.fio", edits: []string{"size=100m", "size=4m"}, sizeBased: true},
 	{file: "iometer-file-access-server.fio", edits: []string{"size=4g", "size=8m"}, sizeBased: true, mixed: true},
 }

@@ -322,3 +322,16 @@ func TestMisreadWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestStdinReadIolog(t *testing.T) {
+	// A job file read from stdin cannot also replay an iolog from stdin.
+	secs, err := parser.ParseJobFile("-", strings.NewReader("[a]\nread_iolog=-\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	b := NewBuilder(&Config{DryRun: true, Stderr: &errb})
+	if err := b.AddFile(secs); err == nil || errb.String() != "fio: only one user (read_iolog_file/job file) of stdin is permitted at once but more than one was found.\nfio: job a dropped\n" {
+		t.Errorf("read_iolog=- in a job file from stdin: %v, %q", err, errb.String())
+	}
+}

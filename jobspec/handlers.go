@@ -2,6 +2,7 @@ package jobspec
 
 import (
 	"errors"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -42,6 +43,9 @@ var handlers = map[string]*handler{
 	"bssplit":              {text: checkBSSplit},
 	"io_size":              {number: checkIOSize},
 	"replay_align":         {number: checkPowerOf2},
+	"filename":             {text: checkMaxLen},
+	"cpumask":              {number: checkCPUMask},
+	"opendir":              {text: checkOpendir},
 }
 
 // refuseValueless reports a missing value. fio 3.33 crashes on a bare
@@ -330,6 +334,42 @@ func checkCPUList(r *reader, o *Option, value string) bool {
 	return true
 }
 
+// checkCPUMask checks the CPUs of a cpumask against this host (not in
+// dry runs).
+func checkCPUMask(r *reader, o *Option, i int, v num) bool {
+	if r.dry {
+		return true
+	}
+	mask := uint64(v.N)
+	for cpu := runtime.NumCPU(); cpu < 64; cpu++ {
+		if mask&(1<<cpu) != 0 {
+			r.errf("fio: CPU %d too large (max=%d)", cpu, runtime.NumCPU()-1)
+			return false
+		}
+	}
+	return true
+}
+
+// checkOpendir checks that the directory can be opened (not in dry runs).
+func checkOpendir(r *reader, o *Option, value string) bool {
+	if r.dry {
+		return true
+	}
+	d, err := os.Open(value)
+	if err == nil {
+		_, err = d.Readdirnames(1)
+		d.Close()
+		if err == nil || err == io.EOF {
+			return true
+		}
+	}
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		r.infof("fio: file:filesetup.c:1977, func=opendir(%s), error=%s", value, errnoText(en))
+	}
+	return false
+}
+
 // checkIgnoreError checks ignore_error's lists of error numbers and E
 // names (not in dry runs).
 func checkIgnoreError(r *reader, o *Option, value string) bool {
@@ -391,6 +431,15 @@ func checkMemPolicy(r *reader, o *Option, value string) bool {
 func checkIOSize(r *reader, o *Option, i int, v num) bool {
 	if v.Pct && v.N > 100 {
 		r.errf("fio: io_size values greater than 100%% aren't supported")
+		return false
+	}
+	return true
+}
+
+// checkMaxLen refuses file names of 4096 bytes or more.
+func checkMaxLen(r *reader, o *Option, value string) bool {
+	if len(value) >= 4096 {
+		r.errf("value exceeds max length of 4096")
 		return false
 	}
 	return true

@@ -45,7 +45,8 @@ type IOOptions struct {
 
 	OpenFiles         int // openfiles; 0 means nrfiles
 	FileService       FileService
-	FileServiceNR     int // the :N of roundrobin:N and sequential:N (1 when unset)
+	FileServiceNR     int     // the :N of roundrobin:N and sequential:N (1 when unset)
+	FileServiceParam  float64 // the :F of zipf, pareto, normal; 0 when unset
 	CreateOnOpen      bool
 	CreateSerialize   bool
 	Fallocate         FallocateMode
@@ -59,6 +60,9 @@ type IOOptions struct {
 	// after every SyncFileRange writes; 0 when unset.
 	SyncFileRange      int
 	SyncFileRangeFlags int
+
+	RandomDist [3]Distribution // random_distribution per direction (pacing.go)
+	Pacing                     // thinktime and rate (pacing.go)
 }
 
 // BSSplit is one size/percentage entry of bssplit.
@@ -115,8 +119,7 @@ var memNames = [...]string{"malloc", "shm", "shmhuge", "mmap", "mmapshared", "mm
 // FileService is file_service_type.
 type FileService uint8
 
-// The file_service_type choices gofio runs; the random distributions are
-// refused by the runner.
+// The file_service_type choices.
 const (
 	ServiceRoundRobin FileService = iota
 	ServiceSequential
@@ -164,6 +167,7 @@ func defaultIOOptions() IOOptions {
 		FileServiceNR:       1,
 		CreateSerialize:     true,
 		AllowFileCreate:     true,
+		Pacing:              defaultPacing(),
 	}
 }
 
@@ -173,6 +177,9 @@ func (o IOOptions) clone() IOOptions {
 		o.BSSplit[d] = append([]BSSplit(nil), o.BSSplit[d]...)
 	}
 	o.BufferPattern = append([]byte(nil), o.BufferPattern...)
+	for d := range o.RandomDist {
+		o.RandomDist[d] = o.RandomDist[d].clone()
+	}
 	return o
 }
 
@@ -425,7 +432,12 @@ func setFileService(j *Job, value string) error {
 		if !matchChoice(value, c.w) {
 			continue
 		}
-		j.FileService, j.FileServiceNR = c.s, 1
+		j.FileService, j.FileServiceNR, j.FileServiceParam = c.s, 1, 0
+		if rest, ok := strings.CutPrefix(value[len(c.w):], ":"); ok && (c.s == ServiceZipf || c.s == ServicePareto || c.s == ServiceNormal) {
+			if f, n := cStrtod(rest); n > 0 {
+				j.FileServiceParam = f
+			}
+		}
 		if rest, ok := strings.CutPrefix(value[len(c.w):], ":"); ok && (c.s == ServiceRoundRobin || c.s == ServiceSequential || c.s == ServiceRandom) {
 			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n > 0 {
 				j.FileServiceNR = n

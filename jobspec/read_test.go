@@ -84,6 +84,8 @@ func TestRead(t *testing.T) {
 		{"time_based", str(""), true, false, ""},
 		// Strings.
 		{"filename", str(""), true, false, ""},
+		{"filename", str(strings.Repeat("a", 4095)), true, true, ""},
+		{"filename", str(strings.Repeat("a", 4096)), true, false, "value exceeds max length of 4096\n"},
 		{"filename", nil, true, false, "Option filename requires an argument\n"},
 		{"cpus_allowed", nil, true, true, ""},
 		{"write_bw_log", nil, true, true, ""},

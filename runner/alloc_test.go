@@ -11,19 +11,22 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/parser"
 )
 
 // steadyWorker builds the worker of one job, run in dir, with its files
 // laid out, its clock started and a live-view slot attached, as Run and
 // worker.run prepare it before the I/O loop. The job must be time_based
 // with a long runtime: the tests end each stretch with number_ios.
-func steadyWorker(tb *testing.T, dir string, args ...string) *worker {
+func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 	tb.Helper()
-	p := planOf(tb, append([]string{"directory=" + dir}, args...)...)
-	j := p.Jobs[0]
+	j := jobOf(tb, append([]string{"directory=" + dir}, args...)...)
 	info, err := LookupEngine(j.IOEngine)
 	if err != nil {
 		tb.Fatal(err)
@@ -51,6 +54,30 @@ func steadyWorker(tb *testing.T, dir string, args ...string) *worker {
 	w.progressStart()
 	w.startLoop()
 	return w
+}
+
+// jobOf builds the one job of a command line, like planOf, for tests and
+// benchmarks alike.
+func jobOf(tb testing.TB, args ...string) *jobspec.Job {
+	tb.Helper()
+	b := jobspec.NewBuilder(&jobspec.Config{Stderr: io.Discard})
+	for _, a := range args {
+		name, val, has := strings.Cut(a, "=")
+		if err := b.CmdlineOption(parser.Option{Name: name, Value: val, HasValue: has}); err != nil {
+			tb.Fatalf("option %s: %v", a, err)
+		}
+	}
+	if err := b.EndCmdline(); err != nil {
+		tb.Fatalf("EndCmdline: %v", err)
+	}
+	p, err := b.Plan()
+	if err == nil {
+		err = p.Unsupported()
+	}
+	if err != nil || len(p.Jobs) != 1 {
+		tb.Fatalf("plan of %q: %v (%d jobs)", args, err, len(p.Jobs))
+	}
+	return p.Jobs[0]
 }
 
 // stretch runs n more I/Os through w's loop, as worker.run does within a

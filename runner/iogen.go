@@ -22,6 +22,10 @@ package runner
 //     rw=randread:N issues N I/Os per random offset, following it
 //     sequentially or, with rw_sequencer=identical, at the same offset;
 //     percentage_random makes the rest of the I/Os sequential.
+//     random_distribution other than random (zipf, pareto, normal, zoned,
+//     zoned_abs; dist.go) draws the blocks without the map, as fio does;
+//     its sequences differ from fio's, its shape does not.
+//   - rate, rate_iops and thinktime pace the I/Os (rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
 //     openfiles open; file_service_type picks the next: roundrobin[:N]
 //     (N I/Os each), sequential (one file until done) or random.
@@ -75,6 +79,10 @@ type ioGen struct {
 	writes   uint64
 	lastSync bool
 	lastFile int // file of the last write
+
+	dists    [][3]distDraw // random_distribution per file and direction; nil: uniform
+	fileDist distDraw      // file_service_type zipf, pareto, normal
+	pace     pacer         // rate and thinktime (rate.go)
 }
 
 // bsPick is one bssplit entry with its cumulative share (out of 10000).
@@ -118,15 +126,46 @@ func (w *worker) initGen() error {
 		// The generator visits each block once: no map needed.
 		clear(w.maps)
 	}
-	switch j.FileService {
-	case jobspec.ServiceZipf, jobspec.ServicePareto, jobspec.ServiceNormal:
-		return &setupError{errno: unix.EINVAL, fn: "file_service_type", msg: "gofio: file_service_type " + fileServiceNames[j.FileService] + " is not supported yet"}
+	if k, ok := fileDists[j.FileService]; ok && n > 1 {
+		dist := jobspec.Distribution{Kind: k, Param: j.FileServiceParam}
+		if dist.Param == 0 {
+			dist.Param = map[jobspec.DistKind]float64{jobspec.DistZipf: 1.1, jobspec.DistPareto: 0.2}[k]
+		}
+		g.fileDist = newDistDraw(dist, uint64(n), 1, seed)
 	}
 	g.fileLeft = j.FileServiceNR
+	g.pace.init(j, seed)
+	if j.RW.Random() && nonUniform(j) {
+		// As in fio, a non-uniform distribution turns the random map off.
+		g.dists = make([][3]distDraw, n)
+		for i, f := range w.files {
+			for d := range 3 {
+				g.dists[i][d] = newDistDraw(j.RandomDist[d], f.size/g.grain, g.grain, seed+uint64(i))
+			}
+		}
+		clear(w.maps)
+	}
 	return nil
 }
 
-var fileServiceNames = [...]string{"roundrobin", "sequential", "random", "zipf", "pareto", "normal"}
+// nonUniform reports whether random_distribution is set to other than
+// random for some direction.
+func nonUniform(j *jobspec.Job) bool {
+	for _, d := range j.RandomDist {
+		if d.Kind != jobspec.DistRandom {
+			return true
+		}
+	}
+	return false
+}
+
+// fileDists are the file_service_type choices that pick files with a
+// random_distribution's generator (dist.go).
+var fileDists = map[jobspec.FileService]jobspec.DistKind{
+	jobspec.ServiceZipf:   jobspec.DistZipf,
+	jobspec.ServicePareto: jobspec.DistPareto,
+	jobspec.ServiceNormal: jobspec.DistNormal,
+}
 
 // splitPicks turns bssplit entries into cumulative shares: entries with a
 // percentage take it, the others share the rest equally.
@@ -217,6 +256,12 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 		return w.fillSync(u)
 	}
 	d := w.direction()
+	if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
+		d = g.pace.dueFirst(d, nanotime())
+	}
+	if g.pace.rated && !w.waitDue(d) {
+		return false
+	}
 	for tries := 0; tries <= len(w.files); tries++ {
 		fi := w.pickFile()
 		if fi < 0 {
@@ -238,6 +283,11 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 		g.fileBytes[fi] += bs
 		w.ios++
 		g.lastSync = false
+		if g.pace.rated || g.pace.think != 0 {
+			t := nanotime()
+			g.pace.issued(d, bs, t)
+			w.thinkAfter(1, true, t)
+		}
 		if g.fileLeft > 0 {
 			g.fileLeft--
 		}
@@ -303,9 +353,12 @@ func (w *worker) pickFile() int {
 	if j.FileService == jobspec.ServiceSequential && w.usable(cur) {
 		return cur
 	}
-	if j.FileService == jobspec.ServiceRandom {
+	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
 		for tries := 0; tries < 4*n; tries++ {
 			i := int(g.fileRng.below(uint64(n)))
+			if g.fileDist.n > 0 {
+				i = int(g.fileDist.draw(&g.fileRng))
+			}
 			if w.usable(i) {
 				g.curFile, g.fileLeft = i, j.FileServiceNR
 				return i
@@ -595,6 +648,11 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64,
 		return 0, 0, false
 	}
 	slots := (f.size-bs)/align + 1
+	if g.dists != nil {
+		// The distribution picks a block of the random map's grain.
+		off := g.dists[fi][d].draw(&w.rng) * g.grain
+		return min(off/align, slots-1) * align, bs, true
+	}
 	return w.randBelow(slots) * align, bs, true
 }
 

@@ -67,6 +67,12 @@ type worker struct {
 	retry  *IOUnit
 	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
+	// clk is the loop's clock (stamp.go); smpNext is when the counts are
+	// next handed to smp and stop polled, at most every publishCounts.
+	clk     loopClock
+	smpNext int64
+	stop    <-chan struct{}
+
 	err     unix.Errno
 	errFunc string
 	tid     int
@@ -153,6 +159,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, err
 	}
 	w.smp = stats.NewSampler(j.BWAvgTime, j.IOPSAvgTime)
+	w.initClock()
 	w.ramp = int64(j.RampTime) * 1000
 	return w, nil
 }
@@ -204,6 +211,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	w.tid = unix.Gettid()
+	w.gen.pace.stop = stop
 	j := w.job
 	writes := w.writes
 	if !w.info.NoFiles && j.PreRead {
@@ -370,22 +378,16 @@ func (w *worker) fail(e unix.Errno, fn string) {
 func (w *worker) syncLoop(stop <-chan struct{}) {
 	u := w.units[0]
 	countCalls := w.committer == nil
-	now := nanotime()
+	w.pollStop(stop)
+	now := w.stamp()
 	for w.next(u, now) {
-		if stopped(stop) {
-			w.stopping = true
-			break
-		}
 		// fio's timestamps (stats-algorithms.md §0.1): start when the
-		// unit is ready, issue right before the engine's call, done right
-		// after it.
-		start := nanotime()
+		// unit is ready, issue right before the engine's call (one read:
+		// nothing happens between them), done right after it.
+		start := w.stamp()
 		issue := start
-		if w.lat && w.clat {
-			issue = nanotime()
-		}
 		w.queue(u)
-		now = nanotime()
+		now = w.stamp()
 		w.countIssued(u)
 		if countCalls {
 			w.st.AddSubmit(1)
@@ -395,6 +397,7 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		w.complete(u, start, issue, now, w.accounting())
 		w.rampOver(now)
 		w.batchDone(now)
+		w.thinkAfter(1, false, now)
 		if w.thinkNS > 0 {
 			w.think()
 			now = nanotime()
@@ -413,13 +416,11 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 	// Like fio, reap at most iodepth_batch_complete_max per call (by
 	// default the min, 1): the queue is refilled after each completion.
 	reapMax := min(max(reapMin, j.IODepthBatchCompleteMax), len(w.done))
-	now := nanotime()
+	w.pollStop(stop)
+	now := w.stamp()
 	for {
 		exhausted, busy := false, false
 		for !busy {
-			if stopped(stop) {
-				w.stopping = true
-			}
 			u := w.retry
 			w.retry = nil
 			if u != nil && w.stopping {
@@ -427,8 +428,8 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				u = nil
 			}
 			if u == nil {
-				if len(w.free) == 0 {
-					break
+				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.notDue(now)) {
+					break // full, or rated and not due: reap first
 				}
 				u = w.free[len(w.free)-1]
 				if !w.next(u, now) {
@@ -436,14 +437,11 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 					break
 				}
 				w.free = w.free[:len(w.free)-1]
-				u.start = nanotime()
+				u.start = w.stamp()
 			}
 			// An engine that completes u in Queue is timed like a sync
-			// engine: issued right before the call.
+			// engine: issued right before the call, when it was ready.
 			u.issue = u.start
-			if w.lat && w.clat {
-				u.issue = nanotime()
-			}
 			switch w.queue(u) {
 			case Busy:
 				// Full: reap, then offer the same unit again.
@@ -451,13 +449,13 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				busy = true
 			case Completed:
 				// Completed inline (null at depth 1, or a trim).
-				now = nanotime()
+				now = w.stamp()
 				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
 				w.complete(u, u.start, u.issue, now, w.accounting())
 				w.rampOver(now)
-				w.settling = false
-				w.progressTick(now)
+				w.batchDone(now)
+				w.thinkAfter(1, false, now)
 				w.free = append(w.free, u)
 			default:
 				w.countIssued(u)
@@ -498,7 +496,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			w.drain()
 			return
 		}
-		now = nanotime()
+		now = w.stamp()
 		w.st.AddComplete(n)
 		acct := w.accounting()
 		for _, u := range w.done[:n] {
@@ -508,6 +506,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			w.free = append(w.free, u)
 		}
 		w.batchDone(now)
+		w.thinkAfter(n, false, now)
 		if w.err != 0 {
 			w.drain()
 			return
@@ -520,7 +519,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 // are the ones started.
 func (w *worker) commit() int64 {
 	n, err := w.committer.Commit()
-	now := nanotime()
+	now := w.stamp()
 	if err != nil {
 		w.fail(errno(err), "io_submit")
 	}
@@ -596,7 +595,6 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
-	w.smp.Add(d, bytes)
 	if !acct || w.info.NoStats {
 		return
 	}
@@ -611,8 +609,36 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 // sample is the I/O loop's periodic hook, called after each completion
 // batch with the time it was reaped. Bandwidth and IOPS samples are not
 // taken here: the run's stats.Ticker takes them, as fio's helper thread
-// does, so they keep their timing while the job waits in a long I/O.
-func (w *worker) sample(now int64) {}
+// does, so they keep their timing while the job waits in a long I/O. The
+// loop counts completions with plain adds; every publishCounts this hands
+// the counts to the sampler (a few atomic stores) and polls the stop
+// channel, so no I/O pays for a lock or an atomic operation.
+func (w *worker) sample(now int64) {
+	if now < w.smpNext {
+		return
+	}
+	w.smpNext = now + publishCounts
+	var bytes [stats.NDirs]uint64
+	for d := range bytes {
+		bytes[d] = w.st.Dir[d].IOBytes
+	}
+	w.smp.Publish(bytes, w.blocks)
+	w.pollStop(w.stop)
+}
+
+// publishCounts is how often the I/O loop hands its completion counts to
+// the sampler (ns): the ticker's samples see counts at most this old, less
+// than fio's helper thread's own wake-up jitter.
+const publishCounts = 1e6
+
+// pollStop notes a closed stop channel; the loops then issue nothing more.
+// They poll it when they start and then every publishCounts.
+func (w *worker) pollStop(stop <-chan struct{}) {
+	w.stop = stop
+	if stopped(stop) {
+		w.stopping = true
+	}
+}
 
 // stopped reports whether stop is closed, without blocking.
 func stopped(stop <-chan struct{}) bool {

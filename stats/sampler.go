@@ -19,10 +19,13 @@ import (
 //   - the previous sample time becomes the tick's time (no catch-up), and
 //     the final partial interval is never sampled.
 //
-// The job's worker reports completions with Add from its own thread
-// (atomics, no lock); Start, Stop and Tick take a mutex.
+// The job's worker counts completions with plain adds on its own thread
+// and hands the totals over with Publish every millisecond or so (atomic
+// stores, no lock), so that no I/O pays for an atomic operation; the
+// ticker's samples see counts at most that old. Start, Stop and Tick take
+// a mutex.
 type Sampler struct {
-	bytes, ios [NDirs]atomic.Uint64 // completed since the job began
+	bytes, ios [NDirs]atomic.Uint64 // completed since Start, as last published
 
 	mu      sync.Mutex
 	running bool
@@ -47,25 +50,30 @@ func NewSampler(bwAvgMS, iopsAvgMS int) *Sampler {
 	return s
 }
 
-// Add counts one successful completion of n bytes in direction d. It is
-// the only method the I/O path calls, and it never blocks.
-func (s *Sampler) Add(d Dir, n uint64) {
-	s.bytes[d].Add(n)
-	s.ios[d].Add(1)
+// Publish records the job's successful completions since Start: bytes
+// and I/O counts per direction. It is the only method the I/O path calls,
+// and it never blocks.
+func (s *Sampler) Publish(bytes, ios [NDirs]uint64) {
+	for d := range NDirs {
+		s.bytes[d].Store(bytes[d])
+		s.ios[d].Store(ios[d])
+	}
 }
 
 // Start begins (or, at the end of the ramp time, restarts) sampling at
-// now: previous samples are dropped and now becomes the time of the
-// previous sample.
+// now: previous samples are dropped, now becomes the time of the previous
+// sample, and the counts start again from zero (Publish counts from
+// here).
 func (s *Sampler) Start(now int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.running = true
 	s.bwAcc, s.iopsAcc = [NDirs]Accum{}, [NDirs]Accum{}
 	s.bw.last, s.io.last = now, now
+	s.bw.base, s.io.base = [NDirs]uint64{}, [NDirs]uint64{}
 	for d := range NDirs {
-		s.bw.base[d] = s.bytes[d].Load()
-		s.io.base[d] = s.ios[d].Load()
+		s.bytes[d].Store(0)
+		s.ios[d].Store(0)
 	}
 }
 
@@ -108,8 +116,8 @@ func (w *window) tick(now int64, count *[NDirs]atomic.Uint64, acc *[NDirs]Accum,
 	}
 	for d := range NDirs {
 		c := count[d].Load()
-		if delta := c - w.base[d]; delta > 0 {
-			acc[d].Add(delta * 1000 / spent / div)
+		if c > w.base[d] {
+			acc[d].Add((c - w.base[d]) * 1000 / spent / div)
 		}
 		w.base[d] = c
 	}

@@ -4,11 +4,22 @@ import "testing"
 
 const ms = int64(1e6)
 
+// counts keeps a job's completion totals as its worker does and publishes
+// them after each completion.
+type counts struct{ bytes, ios [NDirs]uint64 }
+
+func (c *counts) add(s *Sampler, d Dir, n uint64) {
+	c.bytes[d] += n
+	c.ios[d]++
+	s.Publish(c.bytes, c.ios)
+}
+
 func TestSamplerTick(t *testing.T) {
 	s := NewSampler(500, 500)
 	s.Start(0)
-	s.Add(Read, 1<<20) // 1 MiB read in the first interval
-	s.Add(Read, 1<<20)
+	var c counts
+	c.add(s, Read, 1<<20) // 1 MiB read in the first interval
+	c.add(s, Read, 1<<20)
 
 	// 498 ms: 2 ms early is too early.
 	if next := s.Tick(498 * ms); next != 500*ms {
@@ -36,16 +47,17 @@ func TestSamplerTick(t *testing.T) {
 	}
 
 	// After Stop nothing is sampled (the final partial interval).
-	s.Add(Read, 4096)
+	c.add(s, Read, 4096)
 	s.Stop()
 	if next := s.Tick(1600 * ms); next != 0 {
 		t.Errorf("Tick after Stop = %d; want 0", next)
 	}
 
 	// Start again (end of ramp_time): earlier samples are dropped and the
-	// bytes done so far are not counted.
+	// bytes done so far are not counted: the worker's totals restart.
 	s.Start(2000 * ms)
-	s.Add(Write, 8192)
+	c = counts{}
+	c.add(s, Write, 8192)
 	s.Tick(2500 * ms)
 	bw, iops = s.Results()
 	if bw[Read].N != 0 || bw[Write].N != 1 || bw[Write].Min != 16 || iops[Write].Min != 2 {
@@ -57,7 +69,8 @@ func TestSamplerIntervals(t *testing.T) {
 	// bwavgtime and iopsavgtime are independent; 0 disables one.
 	s := NewSampler(1000, 0)
 	s.Start(0)
-	s.Add(Read, 1024)
+	var c counts
+	c.add(s, Read, 1024)
 	if next := s.Tick(500 * ms); next != 1000*ms {
 		t.Errorf("Tick(500ms) = %d; want the bw sample due at 1000ms", next)
 	}

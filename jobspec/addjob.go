@@ -1,0 +1,119 @@
+package jobspec
+
+// This file adds jobs as fio does once their options are read: the
+// checks made outside dry runs, reporting groups and numjobs clones.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gofio/gofio/parser"
+)
+
+// includeFailure is the line fio prints for a job whose include file
+// could not be opened.
+func includeFailure(sec parser.Section) string {
+	if sec.IncludeErr == nil {
+		return ""
+	}
+	msg := sec.IncludeErr.Error()
+	if e := parser.Errno(sec.IncludeErr); e != 0 {
+		msg = errnoText(e)
+	}
+	return "fio: file:init.c:1956, func=job file open, error=" + msg
+}
+
+// addJob adds a job: outside dry runs with fio's checks, then numbers its
+// reporting group and creates its numjobs clones.
+func (b *Builder) addJob(j *Job, includeErr string) error {
+	if includeErr != "" {
+		fmt.Fprintln(b.info(), includeErr)
+		if !b.cfg.DryRun {
+			return &Error{Msg: includeErr}
+		}
+	}
+	if !b.cfg.DryRun {
+		if err := b.check(j); err != nil {
+			return err
+		}
+	}
+	if b.cfg.DryRun {
+		// fio discards jobs added under --parse-only or --showcmd; jobs
+		// added before those options appear on the command line run.
+		return nil
+	}
+	if len(b.plan.Jobs) > 0 && (j.Stonewall || j.NewGroup) {
+		b.group++
+	}
+	j.GroupID = b.group
+	b.plan.Jobs = append(b.plan.Jobs, j)
+	b.origins = append(b.origins, j)
+	for k := j.NumJobs - 1; k >= 1; k-- {
+		c := j.clone()
+		c.JobNum = k
+		c.Stonewall, c.NewGroup = false, false
+		b.plan.Jobs = append(b.plan.Jobs, c)
+	}
+	return nil
+}
+
+// check makes the checks fio makes when it adds a job, and settles derived
+// settings.
+func (b *Builder) check(j *Job) error {
+	if j.NumJobs <= 0 {
+		b.errln(fmt.Sprintf("gofio: job %s: numjobs=%d leaves no job to run (fio 3.33 creates jobs until its job table is full)", j.Name, j.NumJobs))
+		return &Error{Msg: "numjobs=0"}
+	}
+	if _, known := ResolveEngine(j.IOEngine); !known && !strings.HasPrefix(j.IOEngine, "external:") {
+		return b.engineNotLoadable(j.IOEngine, true)
+	}
+	if b.cfg.ReadOnly && (j.RW.Writes() || j.RW.Trims()) {
+		return b.fail("fio: trim and write operations are not allowed with the --readonly parameter.")
+	}
+	if j.Rate != [3]uint64{} && j.RateIOPS != [3]uint64{} {
+		return b.fail("fio: rate and rate_iops are mutually exclusive")
+	}
+	if j.WaitFor != "" {
+		if err := b.checkWaitFor(j); err != nil {
+			return err
+		}
+	}
+	if j.IODepthBatchCompleteMax == 0 {
+		j.IODepthBatchCompleteMax = j.IODepthBatchCompleteMin
+	}
+	if j.IODepthLow == 0 || j.IODepthLow > j.IODepth {
+		j.IODepthLow = j.IODepth
+	}
+	if j.IODepthBatchSubmit == 0 || j.IODepthBatchSubmit > j.IODepth {
+		j.IODepthBatchSubmit = j.IODepth
+	}
+	if j.TimeBased && j.Runtime == 0 {
+		j.TimeBased = false
+		msg := "fio: time_based requires a runtime/timeout setting"
+		b.errln(msg)
+		if b.cfg.WarningsFatal {
+			return &Error{Msg: msg}
+		}
+	}
+	return nil
+}
+
+// checkWaitFor checks wait_for against the jobs added before this one.
+func (b *Builder) checkWaitFor(j *Job) error {
+	if j.WaitFor == j.Name {
+		return b.fail(fmt.Sprintf("%s: a job cannot wait for itself (wait_for=%s).", j.Name, j.WaitFor))
+	}
+	n := 0
+	for _, o := range b.origins {
+		if o.Name == j.WaitFor {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return b.fail(fmt.Sprintf("%s: waitee job %s unknown.", j.Name, j.WaitFor))
+	case n > 1:
+		return b.fail(fmt.Sprintf("%s: multiple waitees %s found,\nplease avoid duplicates when using wait_for option.", j.Name, j.WaitFor))
+	}
+	return nil
+}

@@ -1,0 +1,334 @@
+package jobspec
+
+// This file applies one job-file section (or command-line option) to a
+// job as fio does, with fio's messages and --showcmd output.
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gofio/gofio/parser"
+)
+
+// lookup finds a general option, or else a profile option, by name or
+// alias.
+func lookup(name string) (*Option, bool) {
+	if o, ok := Lookup(name); ok {
+		return o, true
+	}
+	return lookupProfileOption(name)
+}
+
+// applied is an option that was set, for --showcmd and JSON.
+type applied struct {
+	def *Option
+	opt parser.Option
+}
+
+// section applies a job-file section to j as fio does: notes and bc
+// messages first, then the options sorted by priority, general options
+// before the ioengine's private ones (which need the engine the section
+// ends up with); keys that are neither are "Bad option". Every option is
+// tried even after one failed; then the section is dropped.
+func (b *Builder) section(j *Job, sec parser.Section) error {
+	for _, n := range sec.Notes {
+		b.errln(n)
+	}
+	for _, o := range sec.Options {
+		for _, d := range o.MathDiags {
+			b.errln(d)
+		}
+	}
+	opts := append([]parser.Option(nil), sec.Options...)
+	sort.SliceStable(opts, func(a, c int) bool { return priority(opts[a].Name) > priority(opts[c].Name) })
+
+	failed := false
+	var done, later []applied
+	var unknown []parser.Option
+	for _, o := range opts {
+		if o.MathFailed {
+			b.errln("fio: failed parsing " + o.Raw)
+			failed = true
+			continue
+		}
+		def, ok := lookup(o.Name)
+		if !ok {
+			unknown = append(unknown, o)
+			continue
+		}
+		if !b.setOption(j, def, o, sec.Global) {
+			b.errln("fio: failed parsing " + o.Raw)
+			failed = true
+			continue
+		}
+		done = append(done, applied{def, o})
+	}
+	if len(unknown) > 0 {
+		engine, known := ResolveEngine(j.IOEngine)
+		if !known {
+			b.engineNotLoadable(j.IOEngine, !sec.Global)
+		}
+		for _, o := range unknown {
+			if eo, ok := lookupEngineOption(engine, o.Name); ok && known {
+				if !b.setOption(j, eo, o, sec.Global) {
+					b.errln("fio: failed parsing " + o.Name)
+					failed = true
+					continue
+				}
+				later = append(later, applied{eo, o})
+				continue
+			}
+			line := o.Raw
+			if known && len(EngineOptions(engine)) > 0 {
+				line = o.Line()
+			}
+			b.errln(fmt.Sprintf("Bad option <%s>", line))
+			if s := parser.DidYouMean(o.Name, generalNames()); s != "" {
+				b.errln(fmt.Sprintf("Did you mean %s?", s))
+			} else if s := closeName(o.Name, hintNames(engine)); s != "" {
+				// fio has no suggestion; gofio also tries the key in
+				// lower case and the aliases and engine options.
+				b.errln(fmt.Sprintf("gofio: did you mean %s?", s))
+			}
+			failed = true
+		}
+	}
+	if !failed && sec.File == "-" {
+		for _, a := range done {
+			if a.def.Name == "read_iolog" && a.opt.Value == "-" {
+				b.errln("fio: only one user (read_iolog_file/job file) of stdin is permitted at once but more than one was found.")
+				failed = true
+			}
+		}
+	}
+	if failed {
+		return b.fail(fmt.Sprintf("fio: job %s dropped", sec.Name))
+	}
+	all := append(done, later...)
+	var args []string
+	for _, a := range all {
+		args = append(args, showArg(a.def, a.opt))
+	}
+	if sec.Global {
+		// fio keeps one list of the global options and prints all of it
+		// for every [global] section, the command line's included.
+		b.globalArgs = append(b.globalArgs, args...)
+		args = b.globalArgs
+	}
+	if b.cfg.ShowCmd {
+		fmt.Fprint(b.stdout(), strings.Join(args, ""))
+	}
+	raw := rawOptions(all)
+	if sec.Global {
+		if len(sec.Options) > 0 && b.plan.GlobalOptions == nil {
+			b.plan.GlobalOptions = []RawOption{}
+		}
+		b.plan.GlobalOptions = append(b.plan.GlobalOptions, raw...)
+	} else {
+		j.Options = raw
+	}
+	return nil
+}
+
+// showArg is one option as --showcmd prints it: "--NAME=VALUE " with the
+// canonical name and the value as substituted, "--NAME " for a line
+// without value; only description is quoted.
+func showArg(def *Option, o parser.Option) string {
+	switch {
+	case !o.HasValue:
+		return "--" + def.Name + " "
+	case def.Name == "description" && def.Engine == "":
+		return fmt.Sprintf("--%s=\"%s\" ", def.Name, o.Value)
+	}
+	return "--" + def.Name + "=" + o.Value + " "
+}
+
+// rawOptions lists applied options for JSON: canonical names, values as
+// typed, options without a value left out.
+func rawOptions(all []applied) []RawOption {
+	out := []RawOption{}
+	for _, a := range all {
+		if !a.opt.HasValue || a.opt.Value == "" {
+			continue
+		}
+		out = append(out, RawOption{Name: a.def.Name, Value: a.opt.Value})
+	}
+	return out
+}
+
+// engineNotLoadable prints what fio prints for an ioengine it cannot
+// load: two lines on stderr and, for a job (not the defaults), dlopen's
+// error on stdout.
+func (b *Builder) engineNotLoadable(engine string, job bool) error {
+	b.errln(fmt.Sprintf("fio: engine %s not loadable", engine))
+	b.errln("fio: failed to load engine")
+	if job {
+		fmt.Fprintf(b.info(), "fio: file:ioengines.c:134, func=dlopen, error=%s: cannot open shared object file: No such file or directory\n", engine)
+	}
+	return &Error{Msg: "fio: failed to load engine"}
+}
+
+// setOption reads one option's value with fio's checks, prints fio's
+// messages for it and, if fio accepts it, stores it in j. Options gofio
+// does not honour yet are noted in j.Unsupported (unless the value leaves
+// the option at its default).
+func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) bool {
+	r := reader{job: j, dry: b.cfg.DryRun, readOnly: b.cfg.ReadOnly}
+	ok := r.read(def, o.Value, o.HasValue)
+	b.print(r.notes)
+	if !ok {
+		return false
+	}
+	if w := misread(def, o.Name, o.Value, o.HasValue, r.kbBase()); w != "" {
+		b.errln(w)
+		b.plan.Warnings = append(b.plan.Warnings, w)
+	}
+	switch {
+	case def.Engine != "":
+		j.EngineOptions[def.Name] = o.Value
+		return true
+	case def.Profile != "":
+		return true
+	case def.Name == "ioengine":
+		old, _ := ResolveEngine(j.IOEngine)
+		if err := def.Set(j, o.Value); err != nil {
+			return false
+		}
+		if now, _ := ResolveEngine(j.IOEngine); now != old {
+			clear(j.EngineOptions) // fio drops the old engine's options
+		}
+		return true
+	case def.Set == nil:
+		if !isDefault(def, o, r.kbBase()) {
+			j.Unsupported = append(j.Unsupported, &UnsupportedError{Option: def.Name})
+		}
+		return true
+	}
+	if err := def.Set(j, o.Value); err != nil {
+		// fio accepted the value (read decided that, with fio's
+		// messages); a setter that cannot store it marks a value gofio
+		// cannot honour yet, which is an error when the job runs.
+		ue := &UnsupportedError{Option: def.Name, Value: o.Value}
+		errors.As(err, &ue)
+		if ue.Option == "" {
+			ue.Option = def.Name
+		}
+		if ue.Value == "" && o.HasValue {
+			ue.Value = o.Value
+		}
+		j.Unsupported = append(j.Unsupported, ue)
+	}
+	return true
+}
+
+// isDefault reports whether an option is set to the value it has anyway,
+// which gofio can honour without implementing the option.
+func isDefault(def *Option, o parser.Option, kbBase int) bool {
+	if !o.HasValue {
+		return false
+	}
+	if o.Value == def.Default {
+		return true
+	}
+	switch def.Kind {
+	case KindBool, KindInt, KindInt64, KindSize, KindTimeSec, KindTimeUsec:
+		d := def.Default
+		if d == "" {
+			d = "0"
+		}
+		a, err1 := parseSize(o.Value, kbBase)
+		c, err2 := parseSize(d, kbBase)
+		return err1 == nil && err2 == nil && a == c && !strings.ContainsAny(o.Value, ",:-")
+	case KindFlag:
+		v, _, err := parseInt(o.Value)
+		return err == nil && v == 0
+	}
+	return false
+}
+
+var names []string
+
+// generalNames are the names of the general options in table order (no
+// aliases): fio's "Did you mean" candidates for a bad job-file key.
+func generalNames() []string {
+	if names == nil {
+		for _, o := range options {
+			names = append(names, o.Name)
+		}
+	}
+	return names
+}
+
+// closeName is gofio's hint for an unknown key fio finds nothing for: a
+// name or alias equal to the key in lower case, or less than one edit
+// per eight bytes of the key away from it, so "BS" gets "bs" and
+// "readwrit" gets "readwrite" while "nfs_url" gets nothing.
+func closeName(key string, names []string) string {
+	key = strings.ToLower(key)
+	best, bestD := "", 1+len(key)/8
+	for _, n := range names {
+		if d := editDistance(key, n); d < bestD || d == 0 {
+			best, bestD = n, d
+			if d == 0 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// hintNames are the names gofio's own hint picks from: every general
+// option and alias, and the options of engine.
+func hintNames(engine string) []string {
+	var out []string
+	for _, o := range options {
+		out = append(out, o.Name)
+		if o.Alias != "" {
+			out = append(out, o.Alias)
+		}
+	}
+	for _, o := range EngineOptions(engine) {
+		out = append(out, o.Name)
+	}
+	return out
+}
+
+// priority is an option's place in fio's per-section ordering: kb_base,
+// unit_base, lockfile and cpus_allowed_policy first, filename and
+// filename_format last, everything else in file order. Aliases count as
+// their option; unknown keys have priority 0.
+func priority(name string) int {
+	if o, ok := Lookup(name); ok {
+		name = o.Name
+	}
+	switch name {
+	case "kb_base", "unit_base", "lockfile", "cpus_allowed_policy":
+		return 1
+	case "filename", "filename_format":
+		return -1
+	}
+	return 0
+}

@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"testing"
+	"time"
+)
+
+// rate and rate_iops hold a null job to the target within a few percent
+// over about a second; thinktime stretches a sync job by its pauses.
+func TestRatePacing(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		// want is the I/Os the job does in its runtime of 1 s.
+		want float64
+	}{
+		// 4 MiB/s of 4k reads: 1024 I/Os.
+		{"rate", []string{"rate=4m"}, 1024},
+		// rate_iops=500.
+		{"rate_iops", []string{"rate_iops=500"}, 500},
+		// Poisson arrivals keep the mean rate.
+		{"poisson", []string{"rate_iops=500", "rate_process=poisson"}, 500},
+		// Per direction: reads capped at 2 MiB/s, writes at 1 MiB/s.
+		{"per direction", []string{"rw=randrw", "rate=2m,1m"}, 768},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tol := 0.05
+			if c.name == "poisson" {
+				tol = 0.15 // random arrivals: about ±4.5% is one σ
+			}
+			args := append([]string{"name=r", "ioengine=null", "size=1g", "time_based", "runtime=1"}, c.args...)
+			var got float64
+			var n [3]uint64
+			// A shared machine may starve the job near its end, where it
+			// cannot catch up: a short count is tried once more; a count
+			// over the cap never is.
+			for try := 0; try < 2; try++ {
+				oc, _ := runJobs(t, t.TempDir(), args...)
+				_, n = dirStats(&oc.Result.Jobs[0])
+				if got = float64(n[0] + n[1] + n[2]); got >= c.want*(1-tol) {
+					break
+				}
+			}
+			if got < c.want*(1-tol) || got > c.want*(1+tol) {
+				t.Errorf("%.0f I/Os in 1 s (%v); want %.0f ±%.0f%%", got, n, c.want, tol*100)
+			}
+		})
+	}
+}
+
+// Pacing and non-uniform offsets allocate nothing per I/O.
+func TestPacingAllocs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		// A rate high enough to pace without long sleeps, poisson draws.
+		{"rate_iops poisson", []string{"rate_iops=200000", "rate_process=poisson", "rw=randrw"}},
+		// zipf offsets and a think time every 500 I/Os.
+		{"zipf thinktime", []string{"random_distribution=zipf:1.2", "thinktime=10", "thinktime_blocks=500", "rw=randread"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"name=p", "ioengine=null", "size=1g", "time_based", "runtime=1h"}, c.args...)
+			w := steadyWorker(t, t.TempDir(), args...)
+			stop := make(chan struct{})
+			w.stretch(2000, stop)
+			if allocs := testing.AllocsPerRun(2, func() { w.stretch(2000, stop) }); allocs != 0 {
+				t.Errorf("%v allocations per 2000 I/Os; want 0", allocs)
+			}
+		})
+	}
+}
+
+// thinktime pauses after every thinktime_blocks I/Os.
+func TestThinkTime(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		min  time.Duration
+	}{
+		// 20 I/Os, 5 ms after each: at least 100 ms.
+		{"every I/O", []string{"thinktime=5ms"}, 100 * time.Millisecond},
+		// thinktime in µs by default, after every 4 I/Os: 5 pauses of 20 ms.
+		{"blocks", []string{"thinktime=20000", "thinktime_blocks=4"}, 100 * time.Millisecond},
+		// Spinning part of it still takes the whole time.
+		{"spin", []string{"thinktime=5000", "thinktime_spin=1000"}, 100 * time.Millisecond},
+	}
+	for _, c := range cases {
+		args := append([]string{"name=t", "ioengine=null", "size=1m", "number_ios=20"}, c.args...)
+		start := time.Now()
+		oc, _ := runJobs(t, t.TempDir(), args...)
+		if took := time.Since(start); took < c.min {
+			t.Errorf("%s: took %v; want at least %v", c.name, took, c.min)
+		}
+		if _, n := dirStats(&oc.Result.Jobs[0]); n[0] != 20 {
+			t.Errorf("%s: %d I/Os; want 20", c.name, n[0])
+		}
+	}
+}
