@@ -240,11 +240,21 @@ func report(w io.Writer, j job, fs, gs []sample) {
 	sort.Float64s(ratios)
 	fi, gi := median(fs, iops), median(gs, iops)
 	fc, gc := median(fs, cpuPerIO), median(gs, cpuPerIO)
-	fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.2f (%.2f-%.2f)\t%.0f ns\t%.0f ns\t%.2f\t%.0f/%.0f\t%.0f/%.0f\t%s\t%s\t\n",
+	p99 := func(s sample) float64 { return s.p99 }
+	p999 := func(s sample) float64 { return s.p999 }
+	fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.2f (%.2f-%.2f)\t%.0f ns\t%.0f ns\t%.2f\t%s/%s\t%s/%s\t%s\t%s\t\n",
 		j.name, fi, gi, gi/fi, ratios[0], ratios[len(ratios)-1], fc, gc, gc/fc,
-		median(fs, func(s sample) float64 { return s.p99 }), median(fs, func(s sample) float64 { return s.p999 }),
-		median(gs, func(s sample) float64 { return s.p99 }), median(gs, func(s sample) float64 { return s.p999 }),
+		usec(median(fs, p99)), usec(median(fs, p999)), usec(median(gs, p99)), usec(median(gs, p999)),
 		kib(fs), kib(gs))
+}
+
+// usec formats a latency in µs: two decimals below 10 µs (the null
+// engine's latencies are a fraction of one).
+func usec(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
 }
 
 // kib is the median peak RSS in MiB, "≤" when it is only an upper bound.

@@ -100,6 +100,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}{
 		// Framework overhead only: units complete in Queue.
 		{"null-qd1", 20000, []string{"ioengine=null", "rw=randread", "size=1g", "norandommap"}},
+		// No latency measured: the coarse clock (stamp.go).
+		{"null-gtod_reduce", 20000, []string{"ioengine=null", "rw=randread", "size=1g", "norandommap", "gtod_reduce=1"}},
 		// null deeper than 1 goes through commit and reap.
 		{"null-qd32", 20000, []string{"ioengine=null", "rw=randrw", "size=1g", "iodepth=32"}},
 		// The page-cache path with the random map and writes' buffers.
