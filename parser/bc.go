@@ -190,7 +190,9 @@ func (vm *bcVM) raise(a, b bcNum, addr int) (bcNum, error) {
 		ex = -ex
 	}
 	digits := int64(len(a.v.Text(10)))
-	if a.v.CmpAbs(pow10(a.scale)) > 0 && ex*digits > maxBCDigits || int64(a.scale)*ex > maxBCDigits {
+	// Compare by division: ex*digits can overflow int64 (exponents up to
+	// 9.2e18 reach this point).
+	if a.v.CmpAbs(pow10(a.scale)) > 0 && ex > maxBCDigits/digits || a.scale > 0 && ex > maxBCDigits/int64(a.scale) {
 		return bcNum{}, &bcRuntimeError{addr, "exponent too large in raise"}
 	}
 	if ex == 1 && !neg {
