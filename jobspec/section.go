@@ -269,7 +269,7 @@ func closeName(key string, names []string) string {
 	key = strings.ToLower(key)
 	best, bestD := "", 1+len(key)/8
 	for _, n := range names {
-		if d := editDistance(key, n); d < bestD || d == 0 {
+		if d := parser.EditDistance(key, n); d < bestD || d == 0 {
 			best, bestD = n, d
 			if d == 0 {
 				break
@@ -277,27 +277,6 @@ func closeName(key string, names []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // hintNames are the names gofio's own hint picks from: every general

@@ -16,15 +16,16 @@ func DidYouMean(typed string, names []string) string {
 	limit := (len(typed) + 1) / 2
 	best, bestDist := "", limit+1
 	for _, n := range names {
-		if d := levenshtein(typed, n); d < bestDist {
+		if d := EditDistance(typed, n); d < bestDist {
 			best, bestDist = n, d
 		}
 	}
 	return best
 }
 
-// levenshtein is the edit distance between a and b, counted in bytes.
-func levenshtein(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, counted in
+// bytes, as fio counts it for its "did you mean" and closest-match hints.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/parser"
 	"github.com/gofio/gofio/runner"
 )
 
@@ -48,7 +49,7 @@ func helpFor(stdout, stderr io.Writer, opts []jobspec.Option, name string) bool 
 	var best *jobspec.Option
 	bestD := 3
 	for _, o := range candidates {
-		if d := editDistance(name, o.Name); d < bestD {
+		if d := parser.EditDistance(name, o.Name); d < bestD {
 			best, bestD = o, d
 		}
 	}
@@ -59,27 +60,6 @@ func helpFor(stdout, stderr io.Writer, opts []jobspec.Option, name string) bool 
 	fmt.Fprintln(stdout, " - showing closest match")
 	printOptionHelp(stdout, best)
 	return false
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // printOptionTree lists options as --cmdhelp=all does: "%-24s: %s", table
