@@ -59,20 +59,7 @@ func newJobRep(j *Job) *jobRep {
 func mergeDirs(s *stats.Job) stats.DirStats {
 	m := s.Dir[stats.Read]
 	for d := stats.Write; d < stats.NDirs; d++ {
-		o := &s.Dir[d]
-		m.IOBytes += o.IOBytes
-		m.TotalIOs += o.TotalIOs
-		m.ShortIOs += o.ShortIOs
-		m.DropIOs += o.DropIOs
-		m.RuntimeUS = max(m.RuntimeUS, o.RuntimeUS)
-		m.Slat.Pool(&o.Slat)
-		m.Clat.Pool(&o.Clat)
-		m.Lat.Pool(&o.Lat)
-		m.SlatHist.Merge(&o.SlatHist)
-		m.ClatHist.Merge(&o.ClatHist)
-		m.LatHist.Merge(&o.LatHist)
-		m.BW.Sum(&o.BW)
-		m.IOPS.Sum(&o.IOPS)
+		m.Merge(&s.Dir[d])
 	}
 	return m
 }

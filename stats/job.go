@@ -195,25 +195,32 @@ func (j *Job) AddSyncLat(ns uint64) {
 	j.SyncHist.Add(ns)
 }
 
+// Merge folds o into d by fio's merge rules: counts summed, runtime the
+// longest, latencies pooled, histograms summed, bandwidth/IOPS sample
+// statistics summed. Group reporting merges jobs this way, and unified
+// reporting merges directions.
+func (d *DirStats) Merge(o *DirStats) {
+	d.IOBytes += o.IOBytes
+	d.TotalIOs += o.TotalIOs
+	d.ShortIOs += o.ShortIOs
+	d.DropIOs += o.DropIOs
+	d.RuntimeUS = max(d.RuntimeUS, o.RuntimeUS)
+	d.Slat.Pool(&o.Slat)
+	d.Clat.Pool(&o.Clat)
+	d.Lat.Pool(&o.Lat)
+	d.SlatHist.Merge(&o.SlatHist)
+	d.ClatHist.Merge(&o.ClatHist)
+	d.LatHist.Merge(&o.LatHist)
+	d.BW.Sum(&o.BW)
+	d.IOPS.Sum(&o.IOPS)
+}
+
 // Merge folds o into j by fio's group_reporting rules: latencies pooled,
 // bandwidth/IOPS sample statistics summed, histograms and counters summed,
 // per-direction runtime the maximum.
 func (j *Job) Merge(o *Job) {
 	for d := range j.Dir {
-		a, b := &j.Dir[d], &o.Dir[d]
-		a.IOBytes += b.IOBytes
-		a.TotalIOs += b.TotalIOs
-		a.ShortIOs += b.ShortIOs
-		a.DropIOs += b.DropIOs
-		a.RuntimeUS = max(a.RuntimeUS, b.RuntimeUS)
-		a.Slat.Pool(&b.Slat)
-		a.Clat.Pool(&b.Clat)
-		a.Lat.Pool(&b.Lat)
-		a.SlatHist.Merge(&b.SlatHist)
-		a.ClatHist.Merge(&b.ClatHist)
-		a.LatHist.Merge(&b.LatHist)
-		a.BW.Sum(&b.BW)
-		a.IOPS.Sum(&b.IOPS)
+		j.Dir[d].Merge(&o.Dir[d])
 	}
 	j.SyncIOs += o.SyncIOs
 	j.Sync.Pool(&o.Sync)
