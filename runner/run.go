@@ -129,7 +129,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	ctl := newControl(tasks, prog, cfg)
 	defer ctl.close()
 	prog.begin(plan, tasks, disks)
-	for _, wave := range waves(tasks) {
+	ws := waves(tasks)
+	widest := 0
+	for _, wave := range ws {
+		widest = max(widest, len(wave))
+	}
+	defer raiseProcs(widest)()
+	for _, wave := range ws {
 		if !ctl.startable() {
 			break // stopped: later jobs never start
 		}
