@@ -335,3 +335,22 @@ func TestStdinReadIolog(t *testing.T) {
 		t.Errorf("read_iolog=- in a job file from stdin: %v, %q", err, errb.String())
 	}
 }
+
+func TestFadviseHintAndDiskUtil(t *testing.T) {
+	// The defaults act (fadvise_hint=1, disk_util=1), so they must be
+	// set on a job that never names the options.
+	s := &session{files: []string{"[a]\n[b]\nfadvise_hint=0\ndisk_util=0\n[c]\nfadvise_hint=random\n[d]\nfadvise_hint=sequential\n[e]\nfadvise_hint=1\n"}}
+	p, err := s.run(t)
+	if err != nil {
+		t.Fatal(err, s.stderr.String())
+	}
+	want := []struct {
+		hint     FadviseHint
+		diskUtil bool
+	}{{FadvisePattern, true}, {FadviseNone, false}, {FadviseRandom, true}, {FadviseSequential, true}, {FadvisePattern, true}}
+	for i, w := range want {
+		if j := p.Jobs[i]; j.FadviseHint != w.hint || j.DiskUtil != w.diskUtil {
+			t.Errorf("job %s: fadvise_hint %d disk_util %v; want %d, %v", j.Name, j.FadviseHint, j.DiskUtil, w.hint, w.diskUtil)
+		}
+	}
+}

@@ -50,6 +50,8 @@ type IOOptions struct {
 	CreateOnOpen      bool
 	CreateSerialize   bool
 	Fallocate         FallocateMode
+	FadviseHint       FadviseHint
+	DiskUtil          bool // disk_util: the job's devices are in "Disk stats"
 	PreRead           bool
 	UnlinkEachLoop    bool
 	AllowFileCreate   bool
@@ -141,6 +143,18 @@ const (
 	FallocTruncate
 )
 
+// FadviseHint is fadvise_hint: the access pattern announced to the
+// kernel for each file's region when it is opened.
+type FadviseHint uint8
+
+// The fadvise_hint choices.
+const (
+	FadvisePattern    FadviseHint = iota // 1: random for random I/O, else sequential
+	FadviseNone                          // 0: no hint
+	FadviseRandom                        // random
+	FadviseSequential                    // sequential
+)
+
 // SyncMode is sync: whether writes are opened O_SYNC or O_DSYNC.
 type SyncMode uint8
 
@@ -167,6 +181,7 @@ func defaultIOOptions() IOOptions {
 		FileServiceNR:       1,
 		CreateSerialize:     true,
 		AllowFileCreate:     true,
+		DiskUtil:            true,
 		Pacing:              defaultPacing(),
 	}
 }
@@ -456,6 +471,20 @@ func setFallocate(j *Job, value string) error {
 	for _, c := range words {
 		if matchChoice(value, c.w) {
 			j.Fallocate = c.m
+			return nil
+		}
+	}
+	return errChoice
+}
+
+func setFadviseHint(j *Job, value string) error {
+	words := []struct {
+		w string
+		h FadviseHint
+	}{{"0", FadviseNone}, {"1", FadvisePattern}, {"random", FadviseRandom}, {"sequential", FadviseSequential}}
+	for _, c := range words {
+		if matchChoice(value, c.w) {
+			j.FadviseHint = c.h
 			return nil
 		}
 	}

@@ -122,6 +122,8 @@ type EngineConfig struct {
 	// RW is the job's I/O pattern, for engines that advise the kernel
 	// about it (mmap).
 	RW jobspec.RW
+	// NoAdvice tells such engines to give no advice (fadvise_hint=0).
+	NoAdvice bool
 }
 
 // EngineInfo describes one registered engine.

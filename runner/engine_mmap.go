@@ -27,7 +27,7 @@ const mmapWindow = 1 << 30
 type mmapEngine struct {
 	files  []mmapFile // by IOUnit.File
 	prot   int
-	advice int
+	advice int // madvise(2) advice for each window; -1 for none
 	thp    bool
 }
 
@@ -57,7 +57,12 @@ func newMmap(cfg EngineConfig) (Engine, error) {
 	default:
 		e.prot = unix.PROT_READ
 	}
-	if cfg.RW.Random() {
+	// As fio: the mapping's advice follows the I/O pattern whatever
+	// fadvise_hint says, unless that is 0 (no advice at all).
+	switch {
+	case cfg.NoAdvice:
+		e.advice = -1
+	case cfg.RW.Random():
 		e.advice = unix.MADV_RANDOM
 	}
 	for name, val := range cfg.Options {
@@ -189,7 +194,9 @@ func (e *mmapEngine) remap(f *mmapFile, off, end int64) unix.Errno {
 	if err != nil {
 		return errno(err)
 	}
-	unix.Madvise(mem, e.advice)
+	if e.advice >= 0 {
+		unix.Madvise(mem, e.advice)
+	}
 	if e.thp {
 		unix.Madvise(mem, unix.MADV_HUGEPAGE)
 	}

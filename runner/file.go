@@ -288,16 +288,42 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: open failed", f.path)}
 	}
 	f.fd = fd
-	if fd >= 0 && j.Invalidate && !j.Direct {
+	if fd < 0 {
+		return nil
+	}
+	if j.Invalidate {
 		// Drop the cached pages of the region so reads reach the device,
-		// as fio does by default (invalidate=1).
+		// as fio does by default (invalidate=1), direct=1 or not.
 		if f.blockDev {
 			unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKFLSBUF, 0)
 		} else {
 			_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
 		}
 	}
+	if advice, ok := fadviseFor(j); ok {
+		_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), advice)
+	}
 	return nil
+}
+
+// fadviseFor returns the posix_fadvise(2) advice fadvise_hint asks for,
+// and false when it asks for none. The default (1) follows the I/O
+// pattern: without FADV_RANDOM the kernel's readahead would turn random
+// reads of a file into cache hits, and the job would measure the page
+// cache instead of the device.
+func fadviseFor(j *jobspec.Job) (advice int, ok bool) {
+	switch j.FadviseHint {
+	case jobspec.FadviseNone:
+		return 0, false
+	case jobspec.FadviseRandom:
+		return unix.FADV_RANDOM, true
+	case jobspec.FadviseSequential:
+		return unix.FADV_SEQUENTIAL, true
+	}
+	if j.RW.Random() {
+		return unix.FADV_RANDOM, true
+	}
+	return unix.FADV_SEQUENTIAL, true
 }
 
 // closeWith closes f, through the engine's FileOpener when it has one.

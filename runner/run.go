@@ -107,7 +107,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 		}
-		if !t.info.Diskless {
+		if !t.info.Diskless && t.job.DiskUtil {
 			for _, f := range t.files {
 				disks.Add(f.path)
 			}

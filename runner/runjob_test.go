@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/parser"
@@ -62,5 +64,46 @@ func TestRunSmoke(t *testing.T) {
 	dir := t.TempDir()
 	oc, errs := runJobs(t, dir, "name=a", "rw=write", "size=64k", "ioengine=pvsync2")
 	b, n := dirStats(&oc.Result.Jobs[0])
-	t.Logf("%v %v %q", b, n, errs)
+	if b != [3]uint64{0, 64 << 10, 0} || n != [3]uint64{0, 16, 0} || errs != "" {
+		t.Errorf("64 KiB of 4 KiB writes: bytes %v, I/Os %v, errors %q", b, n, errs)
+	}
+}
+
+func TestDiskUtilOff(t *testing.T) {
+	dir := t.TempDir()
+	oc, _ := runJobs(t, dir, "name=a", "rw=write", "size=64k")
+	if len(oc.Result.Disks) == 0 {
+		t.Skip("the temporary directory is on no block device with stats (tmpfs?); nothing to switch off")
+	}
+	oc, _ = runJobs(t, dir, "name=a", "rw=write", "size=64k", "disk_util=0")
+	if len(oc.Result.Disks) != 0 {
+		t.Errorf("disk_util=0: disk stats %+v, want none", oc.Result.Disks)
+	}
+}
+
+func TestFadviseFor(t *testing.T) {
+	tests := []struct {
+		rw     string
+		hint   string
+		advice int
+		ok     bool
+	}{
+		{rw: "randread", advice: unix.FADV_RANDOM, ok: true},
+		{rw: "randrw", advice: unix.FADV_RANDOM, ok: true},
+		{rw: "read", advice: unix.FADV_SEQUENTIAL, ok: true},
+		{rw: "trim", advice: unix.FADV_SEQUENTIAL, ok: true},
+		{rw: "randread", hint: "0"},
+		{rw: "read", hint: "random", advice: unix.FADV_RANDOM, ok: true},
+		{rw: "randwrite", hint: "sequential", advice: unix.FADV_SEQUENTIAL, ok: true},
+	}
+	for _, tt := range tests {
+		args := []string{"name=a", "rw=" + tt.rw}
+		if tt.hint != "" {
+			args = append(args, "fadvise_hint="+tt.hint)
+		}
+		advice, ok := fadviseFor(planOf(t, args...).Jobs[0])
+		if advice != tt.advice || ok != tt.ok {
+			t.Errorf("%v: fadviseFor = %d, %v; want %d, %v", args, advice, ok, tt.advice, tt.ok)
+		}
+	}
 }

@@ -121,7 +121,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.free = append(w.free, u)
 	}
 	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Files: len(files), Seed: j.RandSeed, RW: j.RW})
+		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone})
 	if err != nil {
 		w.release()
 		return nil, err
