@@ -124,6 +124,10 @@ type EngineConfig struct {
 	RW jobspec.RW
 	// NoAdvice tells such engines to give no advice (fadvise_hint=0).
 	NoAdvice bool
+	// MayHang tells that a file of the job is on a network or FUSE file
+	// system, where a transfer may wait without bound: the engine makes
+	// its blocking calls through the scheduler (sys_rw_linux.go).
+	MayHang bool
 }
 
 // EngineInfo describes one registered engine.

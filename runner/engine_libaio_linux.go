@@ -26,6 +26,7 @@ type laioEngine struct {
 	ctx   aioContext
 	units []*IOUnit
 	depth int
+	raw   bool // io_submit by RawSyscall (sys_rw_linux.go)
 
 	iocbs   []aioIocb  // one per unit, indexed by IOUnit.Index
 	pending []*aioIocb // queued, not yet submitted (cap depth)
@@ -46,7 +47,7 @@ type laioEngine struct {
 
 // newLibaio builds a libaio engine for one job.
 func newLibaio(cfg EngineConfig) (Engine, error) {
-	e := &laioEngine{units: cfg.Units, depth: cfg.IODepth}
+	e := &laioEngine{units: cfg.Units, depth: cfg.IODepth, raw: !cfg.MayHang}
 	if e.depth < 1 {
 		e.depth = 1
 	}
@@ -151,7 +152,7 @@ func (e *laioEngine) Queue(u *IOUnit) Status {
 func (e *laioEngine) Commit() (int, error) {
 	started := 0
 	for len(e.pending) > 0 {
-		n, errno := ioSubmit(e.ctx, e.pending)
+		n, errno := ioSubmit(e.ctx, e.pending, e.raw)
 		switch errno {
 		case 0:
 			if n <= 0 {

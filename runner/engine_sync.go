@@ -9,9 +9,9 @@ package runner
 //	pvsync2  preadv2(2)/pwritev2(2) with RWF_* flags: hipri (RWF_HIPRI,
 //	         on hipri_percentage of the units), uncached, nowait
 //
-// Each unit completes inside Queue. The vectored calls go through raw
-// system calls with an iovec kept in the engine, so nothing is allocated
-// per I/O. Trims are BLKDISCARD, as in fio 3.33 for every engine: on a
+// Each unit completes inside Queue. The transfers are direct system calls
+// (sys_rw_linux.go), the vectored ones with an iovec kept in the engine,
+// so nothing is allocated per I/O. Trims are BLKDISCARD, as in fio 3.33 for every engine: on a
 // regular file the kernel answers ENOTTY and the job fails in td_io_queue.
 
 import (
@@ -42,6 +42,7 @@ const rwfUncached = 0x40
 type syncEngine struct {
 	kind syncKind
 	iov  unix.Iovec // the one iovec of the vectored calls
+	raw  bool       // transfers by RawSyscall (sys_rw_linux.go)
 
 	flags    uintptr // RWF_* of every pvsync2 unit
 	hipri    bool
@@ -51,15 +52,23 @@ type syncEngine struct {
 
 var _ Engine = (*syncEngine)(nil)
 
-func newSync(EngineConfig) (Engine, error)   { return &syncEngine{kind: kindSync}, nil }
-func newPsync(EngineConfig) (Engine, error)  { return &syncEngine{kind: kindPsync}, nil }
-func newVsync(EngineConfig) (Engine, error)  { return &syncEngine{kind: kindVsync}, nil }
-func newPvsync(EngineConfig) (Engine, error) { return &syncEngine{kind: kindPvsync}, nil }
+func newSync(cfg EngineConfig) (Engine, error) {
+	return &syncEngine{kind: kindSync, raw: !cfg.MayHang}, nil
+}
+func newPsync(cfg EngineConfig) (Engine, error) {
+	return &syncEngine{kind: kindPsync, raw: !cfg.MayHang}, nil
+}
+func newVsync(cfg EngineConfig) (Engine, error) {
+	return &syncEngine{kind: kindVsync, raw: !cfg.MayHang}, nil
+}
+func newPvsync(cfg EngineConfig) (Engine, error) {
+	return &syncEngine{kind: kindPvsync, raw: !cfg.MayHang}, nil
+}
 
 // newPvsync2 reads pvsync2's options: hipri, hipri_percentage, uncached,
 // nowait.
 func newPvsync2(cfg EngineConfig) (Engine, error) {
-	e := &syncEngine{kind: kindPvsync2, hipriPct: 100}
+	e := &syncEngine{kind: kindPvsync2, hipriPct: 100, raw: !cfg.MayHang}
 	e.rng.seed(cfg.Seed ^ 0x2b)
 	for name, val := range cfg.Options {
 		switch name {
@@ -125,51 +134,51 @@ func (e *syncEngine) Queue(u *IOUnit) Status {
 // transfer reads or writes u with the engine's system call.
 func (e *syncEngine) transfer(u *IOUnit) (int, unix.Errno) {
 	write := u.Op == OpWrite
-	if e.kind == kindPsync {
-		var n int
-		var err error
-		if write {
-			n, err = unix.Pwrite(u.FD, u.Buf, u.Offset)
-		} else {
-			n, err = unix.Pread(u.FD, u.Buf, u.Offset)
-		}
-		return max(n, 0), errno(err)
-	}
-	if e.kind == kindSync || e.kind == kindVsync {
-		if _, err := unix.Seek(u.FD, u.Offset, 0); err != nil {
-			return 0, errno(err)
-		}
-	}
-	if e.kind == kindSync {
-		var n int
-		var err error
-		if write {
-			n, err = unix.Write(u.FD, u.Buf)
-		} else {
-			n, err = unix.Read(u.FD, u.Buf)
-		}
-		return max(n, 0), errno(err)
-	}
-	e.iov.Base = unsafe.SliceData(u.Buf)
-	e.iov.SetLen(len(u.Buf))
-	iov := uintptr(unsafe.Pointer(&e.iov))
-	lo, hi := offsetLoHi(u.Offset)
-	var trap uintptr
-	var r uintptr
+	var n int
 	var en unix.Errno
 	switch e.kind {
+	case kindPsync:
+		trap := uintptr(unix.SYS_PREAD64)
+		if write {
+			trap = unix.SYS_PWRITE64
+		}
+		n, en = sysPRW(e.raw, trap, u.FD, u.Buf, u.Offset)
+	case kindSync:
+		if en = sysSeek(u.FD, u.Offset); en != 0 {
+			return 0, en
+		}
+		trap := uintptr(unix.SYS_READ)
+		if write {
+			trap = unix.SYS_WRITE
+		}
+		n, en = sysRW(e.raw, trap, u.FD, u.Buf)
+	default:
+		n, en = e.transferVec(u, write)
+	}
+	if en != 0 {
+		return 0, en
+	}
+	return n, 0
+}
+
+// transferVec is transfer for the engines that pass one iovec.
+func (e *syncEngine) transferVec(u *IOUnit, write bool) (int, unix.Errno) {
+	var trap, a, b, c uintptr
+	switch e.kind {
 	case kindVsync:
+		if en := sysSeek(u.FD, u.Offset); en != 0 {
+			return 0, en
+		}
 		trap = unix.SYS_READV
 		if write {
 			trap = unix.SYS_WRITEV
 		}
-		r, _, en = unix.Syscall(trap, uintptr(u.FD), iov, 1)
 	case kindPvsync:
 		trap = unix.SYS_PREADV
 		if write {
 			trap = unix.SYS_PWRITEV
 		}
-		r, _, en = unix.Syscall6(trap, uintptr(u.FD), iov, 1, lo, hi, 0)
+		a, b = offsetLoHi(u.Offset)
 	default:
 		trap = unix.SYS_PREADV2
 		if write {
@@ -179,13 +188,14 @@ func (e *syncEngine) transfer(u *IOUnit) (int, unix.Errno) {
 		if e.hipri && (e.hipriPct >= 100 || int(e.rng.below(100)) < e.hipriPct) {
 			flags |= unix.RWF_HIPRI
 		}
-		r, _, en = unix.Syscall6(trap, uintptr(u.FD), iov, 1, lo, hi, flags)
+		a, b = offsetLoHi(u.Offset)
+		c = uintptr(flags)
 	}
+	e.iov.Base = unsafe.SliceData(u.Buf)
+	e.iov.SetLen(len(u.Buf))
+	n, en := sysVec(e.raw, trap, u.FD, &e.iov, a, b, c)
 	e.iov.Base = nil
-	if en != 0 {
-		return 0, en
-	}
-	return int(r), 0
+	return n, en
 }
 
 // offsetLoHi splits a file offset into the two words the p*v system calls

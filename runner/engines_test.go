@@ -4,6 +4,7 @@ package runner
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,43 +88,50 @@ func TestSyncFamilyReadWrite(t *testing.T) {
 		{"pvsync2 hipri", newPvsync2, map[string]string{"hipri": ""}}, // RWF_HIPRI, ignored on buffered files
 		{"pvsync2 hipri 50%", newPvsync2, map[string]string{"hipri": "1", "hipri_percentage": "50"}}, // on half the units
 	}
+	// MayHang: the same transfers through the scheduler, as for a file
+	// on a network file system.
 	for _, c := range ctors {
-		t.Run(c.name, func(t *testing.T) {
-			fd, path, content := syncTFile(t, 64<<10)
-			eng, err := c.new(EngineConfig{IODepth: 1, Options: c.opts})
-			if err != nil {
-				t.Fatal(err)
-			}
-			buf := make([]byte, 4096)
-			for _, off := range []int64{0, 8192, 61440, 4096} {
-				u := &IOUnit{Op: OpRead, FD: fd, Offset: off, Buf: buf}
-				if st := eng.Queue(u); st != Completed || u.Err != 0 || u.Result != 4096 {
-					t.Fatalf("read at %d: status %d, %d bytes, err %v", off, st, u.Result, u.Err)
+		for _, mayHang := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/MayHang=%v", c.name, mayHang), func(t *testing.T) {
+				fd, path, content := syncTFile(t, 64<<10)
+				eng, err := c.new(EngineConfig{IODepth: 1, Options: c.opts, MayHang: mayHang})
+				if err != nil {
+					t.Fatal(err)
 				}
-				if !bytes.Equal(buf, content[off:off+4096]) {
-					t.Fatalf("read at %d: wrong data", off)
+				if se, ok := eng.(*syncEngine); !ok || se.raw == mayHang {
+					t.Fatalf("engine %T raw=%v, want raw=%v", eng, ok && se.raw, !mayHang)
 				}
-			}
-			for i := range buf {
-				buf[i] = 0xa5
-			}
-			u := &IOUnit{Op: OpWrite, FD: fd, Offset: 12288, Buf: buf[:1000]}
-			if eng.Queue(u); u.Err != 0 || u.Result != 1000 {
-				t.Fatalf("write: %d bytes, err %v", u.Result, u.Err)
-			}
-			for _, op := range []Op{OpFsync, OpFdatasync} {
-				s := &IOUnit{Op: op, FD: fd}
-				if eng.Queue(s); s.Err != 0 {
-					t.Fatalf("op %d: %v", op, s.Err)
+				buf := make([]byte, 4096)
+				for _, off := range []int64{0, 8192, 61440, 4096} {
+					u := &IOUnit{Op: OpRead, FD: fd, Offset: off, Buf: buf}
+					if st := eng.Queue(u); st != Completed || u.Err != 0 || u.Result != 4096 {
+						t.Fatalf("read at %d: status %d, %d bytes, err %v", off, st, u.Result, u.Err)
+					}
+					if !bytes.Equal(buf, content[off:off+4096]) {
+						t.Fatalf("read at %d: wrong data", off)
+					}
 				}
-			}
-			got, _ := os.ReadFile(path)
-			want := append([]byte(nil), content...)
-			copy(want[12288:], bytes.Repeat([]byte{0xa5}, 1000))
-			if !bytes.Equal(got, want) {
-				t.Fatalf("file content after the write differs")
-			}
-		})
+				for i := range buf {
+					buf[i] = 0xa5
+				}
+				u := &IOUnit{Op: OpWrite, FD: fd, Offset: 12288, Buf: buf[:1000]}
+				if eng.Queue(u); u.Err != 0 || u.Result != 1000 {
+					t.Fatalf("write: %d bytes, err %v", u.Result, u.Err)
+				}
+				for _, op := range []Op{OpFsync, OpFdatasync} {
+					s := &IOUnit{Op: op, FD: fd}
+					if eng.Queue(s); s.Err != 0 {
+						t.Fatalf("op %d: %v", op, s.Err)
+					}
+				}
+				got, _ := os.ReadFile(path)
+				want := append([]byte(nil), content...)
+				copy(want[12288:], bytes.Repeat([]byte{0xa5}, 1000))
+				if !bytes.Equal(got, want) {
+					t.Fatalf("file content after the write differs")
+				}
+			})
+		}
 	}
 }
 

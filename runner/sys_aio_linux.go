@@ -89,25 +89,28 @@ func ioDestroy(ctx aioContext) error {
 }
 
 // ioSubmit submits the iocbs iocbpp points to and returns how many the
-// kernel accepted. An error means none was: the first one failed.
-func ioSubmit(ctx aioContext, iocbpp []*aioIocb) (int, unix.Errno) {
+// kernel accepted. An error means none was: the first one failed. raw
+// makes the call without the scheduler (sys_rw_linux.go): io_submit can
+// block in the file system, on a network one without bound.
+func ioSubmit(ctx aioContext, iocbpp []*aioIocb, raw bool) (int, unix.Errno) {
 	if len(iocbpp) == 0 {
 		return 0, 0
 	}
-	r, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, uintptr(ctx), uintptr(len(iocbpp)), uintptr(unsafe.Pointer(&iocbpp[0])))
+	n, e := ioSyscall(raw, unix.SYS_IO_SUBMIT, uintptr(ctx), uintptr(len(iocbpp)), uintptr(unsafe.Pointer(&iocbpp[0])), 0, 0, 0)
 	if e != 0 {
 		return 0, e
 	}
-	return int(r), 0
+	return n, 0
 }
 
 // ioGetevents waits, without timeout, until at least minNr requests have
-// completed and stores up to len(events) of them.
+// completed and stores up to len(events) of them. The wait ends on a
+// signal (EINTR), so the call is raw (sys_rw_linux.go).
 func ioGetevents(ctx aioContext, minNr int, events []aioEvent) (int, unix.Errno) {
 	if len(events) == 0 {
 		return 0, 0
 	}
-	r, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, uintptr(ctx), uintptr(minNr), uintptr(len(events)),
+	r, _, e := unix.RawSyscall6(unix.SYS_IO_GETEVENTS, uintptr(ctx), uintptr(minNr), uintptr(len(events)),
 		uintptr(unsafe.Pointer(&events[0])), 0, 0)
 	if e != 0 {
 		return 0, e

@@ -147,9 +147,11 @@ func uringSetup(entries uint32, p *uringParams) (int, error) {
 	return int(r), nil
 }
 
-// uringEnter calls io_uring_enter(2) without a signal mask.
+// uringEnter calls io_uring_enter(2) without a signal mask, raw
+// (sys_rw_linux.go): submission hands blocking work to the kernel's
+// workers, and the wait for completions ends on a signal (EINTR).
 func uringEnter(fd int, toSubmit, minComplete, flags uint32) (int, unix.Errno) {
-	r, _, e := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(fd), uintptr(toSubmit), uintptr(minComplete),
+	r, _, e := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(fd), uintptr(toSubmit), uintptr(minComplete),
 		uintptr(flags), 0, 0)
 	if e != 0 {
 		return 0, e

@@ -120,8 +120,13 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.units[i] = u
 		w.free = append(w.free, u)
 	}
+	mayHang := false
+	for _, f := range files {
+		mayHang = mayHang || (!f.blockDev && f.path != "" && onHangProneFS(f.path))
+	}
 	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone})
+		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		MayHang: mayHang})
 	if err != nil {
 		w.release()
 		return nil, err
