@@ -279,11 +279,19 @@ var cases = []conformanceCase{
 	// several jobs per case to keep the runs few.
 	{
 		// The sync family: vsync (lseek + writev), pvsync (preadv) and
-		// pvsync2 with hipri (ignored by buffered files) and nowait.
+		// pvsync2 with hipri (ignored by buffered files).
 		name: "sync_family_1m",
 		args: args("--name=vsync --ioengine=vsync --rw=write --bs=4k --size=1M --name=pvsync --ioengine=pvsync --rw=randread --size=1M " +
-			"--name=pvsync2 --ioengine=pvsync2 --hipri --nowait=1 --rw=read --bs=8k --size=1M"),
+			"--name=pvsync2 --ioengine=pvsync2 --hipri --rw=read --bs=8k --size=1M"),
 		io: IOPerDir,
+	},
+	{
+		// pvsync2 nowait: fio drops a file's pages from the cache after
+		// laying it out, invalidate=0 or not, so the first RWF_NOWAIT
+		// read fails with EAGAIN and the job with it.
+		name: "pvsync2_nowait_uncached",
+		args: args("--name=pvsync2 --ioengine=pvsync2 --nowait=1 --invalidate=0 --rw=read --bs=8k --size=256k"),
+		io:   IOPerDir,
 	},
 	{
 		// mmap random writes through a shared mapping; posixaio at depth 8.
