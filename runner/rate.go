@@ -23,6 +23,7 @@ import (
 // pacer is a worker's rate and think-time state.
 type pacer struct {
 	rated   bool
+	active  [3]bool    // the directions the job issues
 	perByte [3]float64 // ns per byte (rate)
 	perIO   [3]float64 // ns per I/O (rate_iops)
 	due     [3]int64   // when the next I/O may start; 0 before the first
@@ -43,6 +44,7 @@ type pacer struct {
 
 // init reads job j's rate and think-time options.
 func (p *pacer) init(j *jobspec.Job, seed uint64) {
+	p.active = [3]bool{j.RW.Reads(), j.RW.Writes(), j.RW.Trims()}
 	for d := range 3 {
 		if j.Rate[d] > 0 {
 			p.perByte[d] = 1e9 / float64(j.Rate[d])
@@ -112,13 +114,17 @@ func (p *pacer) dueFirst(d stats.Dir, now int64) stats.Dir {
 	return d
 }
 
-// notDue reports whether no capped direction may issue at now (the async
-// loop then reaps before it waits).
+// notDue reports whether no direction the job issues may issue at now
+// (the async loop then reaps before it waits, so the wait does not count
+// in the completion latency of the I/Os in flight).
 func (p *pacer) notDue(now int64) bool {
 	if !p.rated {
 		return false
 	}
 	for d := range p.due {
+		if !p.active[d] {
+			continue
+		}
 		if p.perByte[d] == 0 && p.perIO[d] == 0 {
 			return false // an uncapped direction may go
 		}

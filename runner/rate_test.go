@@ -99,3 +99,25 @@ func TestThinkTime(t *testing.T) {
 		}
 	}
 }
+
+// An async job waiting for its rate reaps what is in flight first, so the
+// wait is not counted in completion latency. rate_iops sets every
+// direction, trims included, which a read job never issues: those must
+// not count as "uncapped, may go" (they did, and the worker slept with
+// I/Os in flight: clat ≈ 1/rate).
+func TestRateWaitOutsideClat(t *testing.T) {
+	dir := t.TempDir()
+	// 20 buffered 4k reads at 200 IOPS: a 5 ms gap between issues; each
+	// read completes within io_submit, in microseconds.
+	oc, errs := runJobs(t, dir, "name=r", "ioengine=libaio", "iodepth=2", "rate_iops=200", "rw=randread", "size=80k")
+	if errs != "" {
+		t.Fatalf("errors: %q", errs)
+	}
+	d := oc.Result.Jobs[0].Stats.Dir[0]
+	if d.TotalIOs != 20 {
+		t.Fatalf("%d reads, want 20", d.TotalIOs)
+	}
+	if mean := d.Clat.Mean; mean > 1e6 {
+		t.Errorf("clat mean %.0f ns; want well under the 5 ms rate gap", mean)
+	}
+}
