@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -150,9 +151,16 @@ func siftDown(a []uint32, root, n int) {
 	}
 }
 
-// sleepNS sleeps ns nanoseconds on the calling thread.
+// sleepNS sleeps ns nanoseconds on the calling thread. The call is raw,
+// as the I/O loop's are (sys_rw_linux.go): the job keeps its P, so waking
+// up costs no scheduler round trip before the next I/O is issued. A
+// signal ends the sleep early and it goes on for the rest.
 func sleepNS(ns int64) {
 	ts := unix.NsecToTimespec(ns)
-	for unix.Nanosleep(&ts, &ts) == unix.EINTR {
+	for {
+		_, _, e := unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), uintptr(unsafe.Pointer(&ts)), 0)
+		if e != unix.EINTR {
+			return
+		}
 	}
 }
