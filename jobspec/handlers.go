@@ -34,7 +34,7 @@ var handlers = map[string]*handler{
 	"directory":            {text: checkDirectory},
 	"buffer_pattern":       {valueless: refuseValueless, text: checkPattern},
 	"verify_pattern":       {valueless: refuseValueless, text: checkPattern},
-	"cpus_allowed":         {text: checkCPUList},
+	"cpus_allowed":         {valueless: refuseValuelessRun, text: checkCPUList},
 	"verify_async_cpus":    {text: checkCPUList},
 	"log_compression_cpus": {text: checkCPUList},
 	"ignore_error":         {text: checkIgnoreError},
@@ -53,6 +53,16 @@ var handlers = map[string]*handler{
 func refuseValueless(r *reader, o *Option) bool {
 	r.errf("Option %s requires an argument", o.Name)
 	return false
+}
+
+// refuseValuelessRun is refuseValueless outside dry runs: fio 3.33
+// accepts a bare cpus_allowed under --parse-only and --showcmd, and
+// crashes on it in a run.
+func refuseValuelessRun(r *reader, o *Option) bool {
+	if r.dry {
+		return true
+	}
+	return refuseValueless(r, o)
 }
 
 // postfix returns the text after the word a choice value selected, if a
@@ -321,15 +331,9 @@ func checkCPUList(r *reader, o *Option, value string) bool {
 	if r.dry {
 		return true
 	}
-	max := runtime.NumCPU() - 1
-	for _, part := range strings.Split(value, ",") {
-		for _, n := range strings.SplitN(part, "-", 2) {
-			v, err := strconv.Atoi(n)
-			if err == nil && v > max {
-				r.errf("fio: CPU %d too large (max=%d)", v, max)
-				return false
-			}
-		}
+	if _, bad := cpuList(value, runtime.NumCPU()); bad >= 0 {
+		r.errf("%s", cpuListError(bad, runtime.NumCPU()))
+		return false
 	}
 	return true
 }

@@ -152,6 +152,15 @@ type Job struct {
 
 	// IOOptions: block size ranges, offsets, buffers, file handling.
 	IOOptions
+	// ThreadOptions: CPU affinity, priorities, ioscheduler,
+	// exec_prerun/postrun, lockmem, create_only, file_append, write_hint
+	// (schedopts.go).
+	ThreadOptions
+
+	// Verify holds the verify options (verify.go).
+	Verify VerifyOptions
+	// LogOptions: the bw, iops and latency logs (logopts.go).
+	LogOptions
 
 	// WaitFor is wait_for: the name of the jobs this one waits for.
 	WaitFor string
@@ -216,6 +225,8 @@ func defaults() *Job {
 		SignificantFigures:      4,
 		EngineOptions:           map[string]string{},
 		IOOptions:               defaultIOOptions(),
+		Verify:                  VerifyOptions{Do: true},
+		LogOptions:              defaultLogOptions(),
 	}
 }
 
@@ -230,6 +241,7 @@ func (j *Job) clone() *Job {
 	c.PercentileList = append([]float64(nil), j.PercentileList...)
 	c.Unsupported = append([]error(nil), j.Unsupported...)
 	c.IOOptions = j.IOOptions.clone()
+	c.ThreadOptions = j.ThreadOptions.clone()
 	c.EngineOptions = make(map[string]string, len(j.EngineOptions))
 	for k, v := range j.EngineOptions {
 		c.EngineOptions[k] = v

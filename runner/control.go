@@ -117,9 +117,10 @@ func (c *control) finished(t *task) {
 	w.publish(nanotime())
 	if w.err != 0 {
 		// fio prints a job's error on its info stream when the job failed
-		// during its I/O, on stderr when it failed before.
+		// during its I/O or setting up its thread (thread.go), on stderr
+		// when it failed before.
 		out := c.errs
-		if w.epoch != 0 && c.info != nil {
+		if (w.epoch != 0 || w.ts.errInfo) && c.info != nil {
 			out = c.info
 		}
 		fmt.Fprintf(out, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", w.tid, int(w.err), w.errFunc, errText(w.err))

@@ -93,6 +93,11 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		case j.OffsetIncrement > 0:
 			start += j.OffsetIncrement * uint64(j.JobNum)
 		}
+		if j.FileAppend && exists && !f.blockDev {
+			// file_append: I/O starts at the file's end, whatever the
+			// offset (fio 3.33 ignores it for regular files).
+			start = have
+		}
 		switch {
 		case j.FileSize[1] > j.FileSize[0]:
 			// filesize=lo-hi: a random size per file, in whole blocks.
@@ -265,8 +270,8 @@ func errorsNil(err error) error {
 func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int) error {
 	flags := unix.O_CLOEXEC
 	switch {
-	case write && j.RW.Reads():
-		flags |= unix.O_RDWR
+	case write && (j.RW.Reads() || j.Verify.Type != jobspec.VerifyNone):
+		flags |= unix.O_RDWR // verify reads back what it wrote
 	case write:
 		flags |= unix.O_WRONLY
 	default:
@@ -302,6 +307,11 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 	f.fd = fd
 	if fd < 0 {
 		return nil
+	}
+	if j.WriteHint != 0 {
+		if err := setWriteHint(fd, j.WriteHint); err != nil {
+			return err
+		}
 	}
 	if j.Invalidate {
 		// Drop the cached pages of the region so reads reach the device,

@@ -223,8 +223,6 @@ func (w *worker) genStartLoop() {
 // next fills u with the job's next I/O. It returns false when the loop
 // has nothing left to issue.
 func (w *worker) next(u *IOUnit, now int64) bool {
-	j := w.job
-	g := &w.gen
 	if w.stopping || w.err != 0 {
 		return false
 	}
@@ -233,6 +231,16 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 		return false
 	}
 	u.ErrFn = ""
+	if w.vfy != nil {
+		return w.nextVerified(u, now) // verify.go
+	}
+	return w.nextIO(u, now)
+}
+
+// nextIO is next past its stop checks: the workload's next I/O.
+func (w *worker) nextIO(u *IOUnit, now int64) bool {
+	j := w.job
+	g := &w.gen
 	if g.twPending {
 		// The write half of a trimwrite pair: same block, free of size.
 		g.twPending = false

@@ -101,6 +101,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		if t.err != 0 || t.skipped || t.info.NoFiles {
 			continue
 		}
+		if t.job.FileAppend {
+			// Each job appends where the jobs laid out before it left
+			// the file, as in fio.
+			if files, err := planFiles(t.job); err == nil {
+				t.files = files
+			}
+		}
 		if !t.info.NoLayout && !t.job.CreateOnOpen {
 			if err := layoutFiles(t, laidOut, cfg); err != nil {
 				t.fail(err)
@@ -151,6 +158,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			engineNotices(cfg, t, w)
+			w.ts = newThreadSetup(cfg, ctl.index[t])
 			t.w = w
 			samplers.Add(w.smp)
 			ctl.attach(t)
@@ -163,6 +171,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				}
 				w.run(ctl.stop(t))
 				w.release()
+				w.writeLogs(jobNumber(plan, t.job), cfg.Errors)
 				ctl.finished(t)
 			}()
 		}
@@ -354,7 +363,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			Description:         j.Description,
 			GroupID:             j.GroupID,
 			Pid:                 tid,
-			Error:               int(t.err),
+			Error:               int(max(t.err, t.verifyErr())),
 			ErrorText:           errorText(t),
 			Options:             rawToOutput(j.Options),
 			Stats:               st,

@@ -64,6 +64,7 @@ type worker struct {
 	// smp takes the bandwidth/IOPS samples (stats-algorithms.md §3.1);
 	// retry is a unit the engine answered Busy, queued again after a reap.
 	smp    *stats.Sampler
+	logs   *jobLogs // bw, iops and latency logs (iolog.go); nil if none
 	retry  *IOUnit
 	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
@@ -76,6 +77,7 @@ type worker struct {
 	err     unix.Errno
 	errFunc string
 	tid     int
+	ts      threadSetup // affinity, priorities, exec_prerun/postrun (thread.go)
 
 	prog  workerProgress // live view: status line, live reports
 	ioerr ioErrors       // error reporting, continue_on_error
@@ -83,6 +85,7 @@ type worker struct {
 	gen     ioGen      // block sizes, files, offsets, syncs (iogen.go)
 	bufs    bufState   // write buffer contents (buffers.go)
 	opener  FileOpener // the engine's, or nil
+	vfy     *verifier  // verify state (verify.go), nil without verify
 	thinkNS int64      // pause after each completion (cpuio)
 	writes  bool       // the job writes or trims
 }
@@ -163,7 +166,11 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.release()
 		return nil, err
 	}
-	w.smp = stats.NewSampler(j.BWAvgTime, j.IOPSAvgTime)
+	if w.vfy, err = newVerifier(j, w.totalLimit/max(minBS(j), 1)+1); err != nil {
+		w.release()
+		return nil, err
+	}
+	w.smp = w.newSampler()
 	w.initClock()
 	w.ramp = int64(j.RampTime) * 1000
 	return w, nil
@@ -216,6 +223,10 @@ func (w *worker) run(stop <-chan struct{}) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	w.tid = unix.Gettid()
+	defer w.threadEnd()
+	if !w.threadStart() {
+		return
+	}
 	w.gen.pace.stop = stop
 	j := w.job
 	writes := w.writes
@@ -235,9 +246,12 @@ func (w *worker) run(stop <-chan struct{}) {
 
 	for loop := 0; ; loop++ {
 		w.startLoop()
-		if w.reaper == nil {
+		switch {
+		case w.vfy != nil && w.vfy.only:
+			w.skipWrites()
+		case w.reaper == nil:
 			w.syncLoop(stop)
-		} else {
+		default:
 			w.asyncLoop(stop)
 		}
 		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more(false) {
@@ -251,7 +265,11 @@ func (w *worker) run(stop <-chan struct{}) {
 				}
 			}
 		}
-		w.endLoop()
+		if w.vfy != nil {
+			w.verifyLoop(stop) // reads back, then ends the loop
+		} else {
+			w.endLoop()
+		}
 		if !w.more(true) {
 			break
 		}
@@ -536,7 +554,11 @@ func (w *worker) commit() int64 {
 		// Recording a slat sample ends the ramp time if it has passed;
 		// that sample already counts (fio 3.33 does the same).
 		if w.slat && u.Op.IsData() && w.rampOver(now) {
-			w.st.AddSlat(stats.Dir(u.Op), uint64(max(0, now-u.start)), w.slatHist)
+			slat := uint64(max(0, now-u.start))
+			w.st.AddSlat(stats.Dir(u.Op), slat, w.slatHist)
+			if w.logs != nil {
+				w.logs.submitted(u, slat, now, w.epoch)
+			}
 		}
 	}
 	rest := copy(w.queued, w.queued[n:])
@@ -600,6 +622,9 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
+	if w.vfy != nil && u.Op == OpRead {
+		w.verifyRead(u)
+	}
 	if !acct || w.info.NoStats {
 		return
 	}
@@ -608,6 +633,9 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	if w.lat {
 		w.st.AddLat(d, uint64(max(0, done-start)), w.latHist)
+	}
+	if w.logs != nil {
+		w.logs.complete(u, d, bytes, start, issue, done, w.epoch)
 	}
 }
 

@@ -39,6 +39,29 @@ type window struct {
 	every int64 // interval in ns; 0 disables sampling
 	last  int64 // time of the previous sample (ns)
 	base  [NDirs]uint64
+	rec   SampleFunc // nil, or the log the samples also go to
+	iops  bool
+}
+
+// SampleFunc receives each sample a Sampler takes, for a bw or iops log:
+// iops is false for bandwidth (KiB/s), at the tick's time in ns. It is
+// called on the ticker's goroutine with the sampler's mutex held.
+type SampleFunc func(iops bool, d Dir, at int64, v uint64)
+
+// SetRecorder makes the sampler hand its bandwidth samples (bw) and IOPS
+// samples (iops) to f as well; either may be false. Call it before Start.
+func (s *Sampler) SetRecorder(f SampleFunc, bw, iops bool) {
+	if !bw && !iops {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bw {
+		s.bw.rec = f
+	}
+	if iops {
+		s.io.rec = f
+	}
 }
 
 // NewSampler returns a sampler for intervals bwAvgMS (bwavgtime) and
@@ -47,6 +70,7 @@ func NewSampler(bwAvgMS, iopsAvgMS int) *Sampler {
 	s := &Sampler{}
 	s.bw.every = int64(bwAvgMS) * 1e6
 	s.io.every = int64(iopsAvgMS) * 1e6
+	s.io.iops = true
 	return s
 }
 
@@ -117,7 +141,11 @@ func (w *window) tick(now int64, count *[NDirs]atomic.Uint64, acc *[NDirs]Accum,
 	for d := range NDirs {
 		c := count[d].Load()
 		if c > w.base[d] {
-			acc[d].Add((c - w.base[d]) * 1000 / spent / div)
+			v := (c - w.base[d]) * 1000 / spent / div
+			acc[d].Add(v)
+			if w.rec != nil {
+				w.rec(w.iops, Dir(d), now, v)
+			}
 		}
 		w.base[d] = c
 	}

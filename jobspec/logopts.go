@@ -1,0 +1,70 @@
+package jobspec
+
+// LogOptions are the options of the I/O logs a job writes when it ends
+// (write_bw_log, write_iops_log, write_lat_log and their modifiers).
+type LogOptions struct {
+	// WriteBWLog, WriteIOPSLog and WriteLatLog switch the logs on; the
+	// matching *Prefix is the file name prefix given as the option's
+	// value ("" means the job name, resolved when the job runs).
+	WriteBWLog, WriteIOPSLog, WriteLatLog    bool
+	BWLogPrefix, IOPSLogPrefix, LatLogPrefix string
+	LogAvgMsec                               int  // log_avg_msec: window in ms, 0 = every I/O
+	LogMaxValue                              bool // log_max_value: window maximum instead of mean
+	LogOffset                                bool // log_offset: add the offset column
+	LogPrio                                  bool // log_prio: priority column as 0x%04x
+	PerJobLogs                               bool // per_job_logs: ".N" job number in the names
+	LogEntries                               int  // log_entries: initial entries (sizing only)
+	LogUnixEpoch, LogAlternateEpoch          bool
+	LogAlternateEpochClockID                 int
+	BWAvgTimeSet, IOPSAvgTimeSet             bool // bwavgtime / iopsavgtime given explicitly
+
+	// WriteHistLog is write_hist_log (prefix in HistLogPrefix): the clat
+	// histogram every LogHistMsec ms (none when 0), with 1856>>coarseness
+	// bins.
+	WriteHistLog      bool
+	HistLogPrefix     string
+	LogHistMsec       int
+	LogHistCoarseness int
+}
+
+func defaultLogOptions() LogOptions {
+	return LogOptions{PerJobLogs: true, LogEntries: 1024}
+}
+
+// setLog returns the setter of a write_*_log option: the option switches
+// the log on and its value, if any, is the file name prefix.
+func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		b, prefix := on(j)
+		*b, *prefix = true, value
+		return nil
+	}
+}
+
+// setAvgTime returns the setter of bwavgtime or iopsavgtime, which also
+// notes that the interval was given (it then caps log_avg_msec).
+func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		v, set := field(j)
+		if err := setInt(name, 0, -1, func(*Job) *int { return v })(j, value); err != nil {
+			return err
+		}
+		*set = true
+		return nil
+	}
+}
+
+// setClockID sets log_alternate_epoch_clock_id. fio passes the id to
+// clock_gettime and logs garbage times when the call fails; gofio takes
+// Linux's clock ids (0 to 11) and refuses others.
+func setClockID(j *Job, value string) error {
+	var id int
+	if err := setInt("log_alternate_epoch_clock_id", 0, -1, func(*Job) *int { return &id })(j, value); err != nil {
+		return err
+	}
+	if id > 11 {
+		return &UnsupportedError{Option: "log_alternate_epoch_clock_id", Value: value}
+	}
+	j.LogAlternateEpochClockID = id
+	return nil
+}

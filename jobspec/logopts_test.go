@@ -1,0 +1,50 @@
+package jobspec
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLogOptions(t *testing.T) {
+	tests := []struct {
+		file        string
+		want        LogOptions
+		unsupported string // the first option gofio refuses, if any
+	}{
+		// A bare write_*_log switches the log on with the job name as
+		// prefix (resolved when the job runs).
+		{"[a]\nwrite_bw_log\nwrite_iops_log\nwrite_lat_log\n",
+			LogOptions{WriteBWLog: true, WriteIOPSLog: true, WriteLatLog: true, PerJobLogs: true, LogEntries: 1024}, ""},
+		{"[a]\nwrite_bw_log=/tmp/x\nlog_avg_msec=250\nlog_max_value=1\nlog_offset=1\nlog_prio=1\nper_job_logs=0\nlog_entries=4096\n",
+			LogOptions{WriteBWLog: true, BWLogPrefix: "/tmp/x", LogAvgMsec: 250, LogMaxValue: true, LogOffset: true, LogPrio: true, LogEntries: 4096}, ""},
+		{"[a]\nwrite_iops_log=p\nbwavgtime=100\n",
+			LogOptions{WriteIOPSLog: true, IOPSLogPrefix: "p", PerJobLogs: true, LogEntries: 1024, BWAvgTimeSet: true}, ""},
+		{"[a]\nlog_unix_epoch=1\nlog_alternate_epoch_clock_id=1\n",
+			LogOptions{PerJobLogs: true, LogEntries: 1024, LogUnixEpoch: true, LogAlternateEpochClockID: 1}, ""},
+		{"[a]\nwrite_hist_log=h\nlog_hist_msec=100\nlog_hist_coarseness=3\n",
+			LogOptions{PerJobLogs: true, LogEntries: 1024, WriteHistLog: true, HistLogPrefix: "h", LogHistMsec: 100, LogHistCoarseness: 3}, ""},
+		{"[a]\nlog_alternate_epoch_clock_id=99\n", defaultLogOptions(), "gofio: log_alternate_epoch_clock_id=99 is not supported yet"},
+		// Compressed logs are not implemented: a clear error.
+		{"[a]\nlog_compression=1m\n", defaultLogOptions(), "gofio: option log_compression is not supported yet"},
+		{"[a]\nlog_store_compressed=1\n", defaultLogOptions(), "gofio: option log_store_compressed is not supported yet"},
+	}
+	for _, tt := range tests {
+		s := &session{files: []string{tt.file}}
+		p, err := s.run(t)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.file, err)
+		}
+		if got := p.Jobs[0].LogOptions; got != tt.want {
+			t.Errorf("%q:\ngot  %+v\nwant %+v", tt.file, got, tt.want)
+		}
+		err = p.Unsupported()
+		if got := ""; err != nil {
+			got = err.Error()
+			if !strings.Contains(got, tt.unsupported) || tt.unsupported == "" {
+				t.Errorf("%q: Unsupported() = %q, want %q", tt.file, got, tt.unsupported)
+			}
+		} else if tt.unsupported != "" {
+			t.Errorf("%q: Unsupported() = nil, want %q", tt.file, tt.unsupported)
+		}
+	}
+}

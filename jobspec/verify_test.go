@@ -1,0 +1,78 @@
+package jobspec
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestVerifySetters(t *testing.T) {
+	tests := []struct {
+		opts    [][2]string // option, value, in order
+		want    VerifyType
+		pattern string
+		err     string
+	}{
+		{[][2]string{{"verify", "crc32c-intel"}}, VerifyCRC32C, "", ""},
+		{[][2]string{{"verify", "sha3-384"}}, VerifySHA3_384, "", ""},
+		{[][2]string{{"verify", "0"}}, VerifyNone, "", ""},
+		// verify_pattern alone selects verify=pattern; an explicit verify wins.
+		{[][2]string{{"verify_pattern", "0xdeadbeef"}}, VerifyPattern, "\xde\xad\xbe\xef", ""},
+		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "md5"}}, VerifyMD5, "\x12", ""},
+		{[][2]string{{"verify", "md5"}, {"verify_pattern", "0x12"}}, VerifyMD5, "\x12", ""},
+		{[][2]string{{"verify", "sha256"}}, VerifyNone, "", "not supported yet"},
+		{[][2]string{{"verify", "sha512"}}, VerifyNone, "", "not supported yet"},
+		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyNone, "", "not supported yet"},
+		{[][2]string{{"verify", "bogus"}}, VerifyNone, "", "not a valid choice"},
+	}
+	for _, tt := range tests {
+		j := defaults()
+		var err error
+		for _, o := range tt.opts {
+			set := setVerify
+			if o[0] == "verify_pattern" {
+				set = setVerifyPattern
+			}
+			if err = set(j, o[1]); err != nil {
+				break
+			}
+		}
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%v: error %v, want one containing %q", tt.opts, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tt.opts, err)
+		case j.Verify.Type != tt.want || string(j.Verify.Pattern) != tt.pattern:
+			t.Errorf("%v: verify=%v pattern %q, want %v %q", tt.opts, j.Verify.Type, j.Verify.Pattern, tt.want, tt.pattern)
+		}
+	}
+}
+
+func TestVerifyProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(j *Job)
+		want string // "" for none
+	}{
+		{"crc32c", func(j *Job) { j.Verify.Type = VerifyCRC32C }, ""},
+		{"pattern without pattern", func(j *Job) { j.Verify.Type = VerifyPattern }, "verify=pattern needs verify_pattern"},
+		{"verify_only time_based", func(j *Job) { j.Verify.Type, j.Verify.Only, j.TimeBased = VerifyMD5, true, true }, "time_based"},
+		{"backlog at depth 4", func(j *Job) { j.Verify.Type, j.Verify.Backlog, j.IODepth = VerifyMD5, 8, 4 }, "verify_backlog with iodepth=4"},
+		{"interval too small", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifySHA3_512, 100 }, "smaller than the 104-byte"},
+		{"interval not dividing", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifyMD5, 1000 }, "multiple of verify_interval"},
+		{"offset overlapping", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 50 }, "overlaps the 56-byte"},
+		{"offset past the end", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4050 }, "does not fit"},
+		{"offset fits", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4040 }, ""},
+		{"block too small", func(j *Job) { j.Verify.Type, j.BS = VerifySHA3_512, [3]uint64{64, 64, 64} }, "block size 64"},
+	}
+	for _, tt := range tests {
+		j := defaults()
+		j.Name, j.RW = "a", RWWrite
+		tt.set(j)
+		got := j.Verify.problem(j)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package runner
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// logFileMu serialises the writing of log files: with per_job_logs=0 the
+// jobs of a run append to the same files.
+var logFileMu sync.Mutex
+
+// logFileName returns the name of a log file, as fio 3.33 names them:
+// PREFIX_SUFFIX.N.log, N the job's number in the run (1-based, counting
+// every job and clone), or PREFIX_SUFFIX.log with per_job_logs=0.
+func logFileName(prefix, suffix string, num int, perJob bool) string {
+	if perJob {
+		return prefix + "_" + suffix + "." + strconv.Itoa(num) + ".log"
+	}
+	return prefix + "_" + suffix + ".log"
+}
+
+// jobNumber returns j's number in the plan, counting from 1.
+func jobNumber(plan *jobspec.Plan, j *jobspec.Job) int {
+	for i, p := range plan.Jobs {
+		if p == j {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// writeLogs ends worker w's logs and writes them, num being the job's
+// number in the run; failures are reported on errs, as fio does, and do
+// not fail the job.
+func (w *worker) writeLogs(num int, errs io.Writer) {
+	l := w.logs
+	if l == nil {
+		return
+	}
+	l.end(&w.st, w.epoch+int64(w.st.RuntimeMS)*1e6)
+	logFileMu.Lock()
+	defer logFileMu.Unlock()
+	for _, g := range []struct {
+		log    *ioLog
+		prefix string
+	}{
+		{l.bw, l.opts.BWLogPrefix},
+		{l.iops, l.opts.IOPSLogPrefix},
+		{l.slat, l.opts.LatLogPrefix},
+		{l.clat, l.opts.LatLogPrefix},
+		{l.lat, l.opts.LatLogPrefix},
+	} {
+		if g.log == nil {
+			continue
+		}
+		prefix := g.prefix
+		if prefix == "" {
+			prefix = l.name
+		}
+		name := logFileName(prefix, g.log.suffix, num, l.opts.PerJobLogs)
+		if err := l.writeFile(name, g.log, w.epoch); err != nil {
+			fmt.Fprintln(errs, err)
+		}
+	}
+	if l.hist != nil {
+		prefix := l.opts.HistLogPrefix
+		if prefix == "" {
+			prefix = l.name
+		}
+		if err := l.hist.writeFile(l, logFileName(prefix, "clat_hist", num, l.opts.PerJobLogs), w.epoch); err != nil {
+			fmt.Fprintln(errs, err)
+		}
+	}
+}
+
+// openLog opens the log file name: truncated with per_job_logs, appended
+// to without (fio 3.33 appends then, also across runs). The error is
+// fio's message.
+func (l *jobLogs) openLog(name string) (*os.File, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !l.opts.PerJobLogs {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(name, flags, 0o644)
+	if err != nil {
+		var e unix.Errno
+		if errors.As(err, &e) {
+			return nil, fmt.Errorf("fopen log: %s", errText(e))
+		}
+		return nil, fmt.Errorf("fopen log: %w", err)
+	}
+	return f, nil
+}
+
+// writeFile writes log to the file name.
+func (l *jobLogs) writeFile(name string, log *ioLog, epoch int64) error {
+	f, err := l.openLog(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	var line []byte
+	log.entries(func(e *logEntry) {
+		line = l.appendEntry(line[:0], e, epoch)
+		bw.Write(line)
+	})
+	return closeLog(f, bw, name)
+}
+
+// appendEntry appends e's line to b: "time, value, direction, block
+// size[, offset], priority": with log_prio the I/O's ioprio value as
+// 0x%04x, else 1 for the realtime class and 0 for others, as fio 3.33
+// prints them. Time is ms since the epoch, or on the log_unix_epoch /
+// log_alternate_epoch clock.
+func (l *jobLogs) appendEntry(b []byte, e *logEntry, epoch int64) []byte {
+	var ms int64
+	if l.alt {
+		ms = (e.at + l.altOffset) / 1e6
+	} else {
+		ms = max(e.at-epoch, 0) / 1e6
+	}
+	b = strconv.AppendInt(b, ms, 10)
+	b = append(b, ", "...)
+	b = strconv.AppendUint(b, e.val, 10)
+	b = append(b, ", "...)
+	b = strconv.AppendUint(b, uint64(e.dir), 10)
+	b = append(b, ", "...)
+	b = strconv.AppendUint(b, uint64(e.bs), 10)
+	if l.opts.LogOffset {
+		b = append(b, ", "...)
+		b = strconv.AppendUint(b, e.off, 10)
+	}
+	switch {
+	case l.opts.LogPrio:
+		const hex = "0123456789abcdef"
+		p := e.prio
+		b = append(b, ", 0x"...)
+		b = append(b, hex[p>>12&15], hex[p>>8&15], hex[p>>4&15], hex[p&15], '\n')
+	case e.prio>>13 == 1:
+		b = append(b, ", 1\n"...) // a realtime-class I/O
+	default:
+		b = append(b, ", 0\n"...)
+	}
+	return b
+}
+
+// altClock reads clock id (log_alternate_epoch_clock_id) in ns.
+func altClock(id int) int64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(int32(id), &ts); err != nil {
+		unix.ClockGettime(unix.CLOCK_REALTIME, &ts)
+	}
+	return ts.Nano()
+}

@@ -1,0 +1,185 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// This file sets up a job's own OS thread before its I/O and cleans up
+// after it, in fio 3.33's order (observed with strace): CPU affinity,
+// lockmem, I/O priority, nice, ioscheduler, exec_prerun; after the job
+// munlock, then exec_postrun. The thread settings are per thread on Linux, so they
+// apply to the job only; a thread that got them is not handed back to
+// the Go scheduler but ends with the job's goroutine.
+
+// threadSetup is what a worker needs to set up its thread.
+type threadSetup struct {
+	// number is fio's thread number: the job's place in the run, from 1
+	// (cpus_allowed_policy=split picks the CPU by it).
+	number int
+	// info receives fio's informational lines ("Saving output of
+	// prerun"); errs its perror lines ("mlock: ...").
+	info, errs io.Writer
+
+	locked  []byte // the lockmem region
+	postrun bool   // run exec_postrun at the end
+	// errInfo: the job failed setting up its thread; fio prints that
+	// failure on its info stream (stdout), not on stderr.
+	errInfo bool
+}
+
+// newThreadSetup returns the thread setup of task t, the index-th job of
+// the run.
+func newThreadSetup(cfg Config, index int) threadSetup {
+	info := cfg.Info
+	if info == nil {
+		info = cfg.Errors
+	}
+	return threadSetup{number: index + 1, info: info, errs: cfg.Errors}
+}
+
+// threadStart sets up the job's thread (which run has locked). It
+// returns false when the job is to do no I/O: it failed (w.err is set),
+// or exec_prerun or lockmem failed (fio then reports the job with nothing
+// done and no error), or create_only is set.
+func (w *worker) threadStart() bool {
+	j := w.job
+	ts := &w.ts
+	if ts.info == nil {
+		ts.info = io.Discard
+	}
+	if ts.errs == nil {
+		ts.errs = io.Discard
+	}
+	if j.CPUsSet || j.PrioSet || j.PrioClassSet || j.Nice != 0 {
+		// The thread's settings stay with it: keep it locked when the
+		// goroutine ends, so that the runtime ends the thread too.
+		runtime.LockOSThread()
+	}
+	if j.CPUsSet {
+		if e, fn := setAffinity(j, ts.number, ts.errs); e != 0 {
+			return w.threadFailed(e, fn)
+		}
+	}
+	if j.LockMem > 0 {
+		b, err := lockMem(j.LockMem)
+		if err != nil {
+			fmt.Fprintln(ts.errs, err)
+			return w.nothingDone()
+		}
+		ts.locked = b
+	}
+	if j.PrioSet || j.PrioClassSet {
+		if e := setIOPrio(j.PrioClass, j.Prio); e != 0 {
+			return w.threadFailed(e, "ioprio_set")
+		}
+	}
+	if j.Nice != 0 {
+		if e := addNice(j.Nice); e != 0 {
+			return w.threadFailed(e, "nice")
+		}
+	}
+	if j.IOScheduler != "" {
+		var paths []string
+		for _, f := range w.files {
+			if f.path != "" {
+				paths = append(paths, f.path)
+			}
+		}
+		if e, fn := switchIOScheduler("/sys", j.IOScheduler, paths, ts.errs); e != 0 {
+			return w.threadFailed(e, fn)
+		}
+	}
+	if j.ExecPrerun != "" {
+		if !execAround(ts.info, j.Name, "prerun", j.ExecPrerun) {
+			return w.nothingDone()
+		}
+	}
+	ts.postrun = true
+	if j.CreateOnly {
+		return w.nothingDone()
+	}
+	return true
+}
+
+// threadEnd undoes lockmem and runs exec_postrun.
+func (w *worker) threadEnd() {
+	ts := &w.ts
+	if ts.locked != nil {
+		unix.Munlock(ts.locked)
+		unix.Munmap(ts.locked)
+		ts.locked = nil
+	}
+	if ts.postrun && w.job.ExecPostrun != "" {
+		execAround(ts.info, w.job.Name, "postrun", w.job.ExecPostrun)
+	}
+}
+
+// threadFailed records a failed thread setting: the job ends with the
+// error, which fio prints on its info stream.
+func (w *worker) threadFailed(e unix.Errno, fn string) bool {
+	w.fail(e, fn)
+	w.ts.errInfo = true
+	return false
+}
+
+// nothingDone ends the job before its I/O without an error: fio reports
+// it, with nothing done.
+func (w *worker) nothingDone() bool {
+	w.epoch = nanotime()
+	return false
+}
+
+// lockMem maps size bytes and locks them in memory, as lockmem does.
+// The error reads as fio's perror line ("mlock: Cannot allocate memory").
+func lockMem(size uint64) ([]byte, error) {
+	b, err := unix.Mmap(-1, 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return nil, fmt.Errorf("mmap: %s", errText(errno(err)))
+	}
+	if err := unix.Mlock(b); err != nil {
+		unix.Munmap(b)
+		return nil, fmt.Errorf("mlock: %s", errText(errno(err)))
+	}
+	return b, nil
+}
+
+// execAround runs exec_prerun or exec_postrun (what is "prerun" or
+// "postrun") as fio does: announced on the info stream, through
+// "sh -c 'CMD > NAME.WHAT.txt 2>&1'" (so only the command's last part
+// writes to the file), with gofio's standard streams. It reports whether
+// the command succeeded.
+func execAround(info io.Writer, name, what, command string) bool {
+	file := name + "." + what + ".txt"
+	fmt.Fprintf(info, "%s : Saving output of %s in %s\n", name, what, file)
+	cmd := exec.Command("/bin/sh", "-c", command+" > "+file+" 2>&1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run() == nil
+}
+
+// splitCPU is the CPU of the set that cpus_allowed_policy=split gives
+// the job numbered number (from 1): round robin over the set.
+func splitCPU(cpus []int, number int) int {
+	return cpus[max(number-1, 0)%len(cpus)]
+}
+
+// affinityCPUs returns the CPUs job j runs on, and false (with fio's
+// messages written to errs) for split with an empty set.
+func affinityCPUs(j *jobspec.Job, number int, errs io.Writer) ([]int, bool) {
+	if !j.CPUsSplit {
+		return j.CPUs, true
+	}
+	if len(j.CPUs) == 0 {
+		fmt.Fprintln(errs, "fio: no CPUs set")
+		fmt.Fprintln(errs, "fio: Try increasing number of available CPUs")
+		return nil, false
+	}
+	return []int{splitCPU(j.CPUs, number)}, true
+}
