@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -104,6 +105,27 @@ func TestFadviseFor(t *testing.T) {
 		advice, ok := fadviseFor(planOf(t, args...).Jobs[0])
 		if advice != tt.advice || ok != tt.ok {
 			t.Errorf("%v: fadviseFor = %d, %v; want %d, %v", args, advice, ok, tt.advice, tt.ok)
+		}
+	}
+}
+
+// A job whose files are each smaller than a block has nothing to do; it
+// ends at once with nothing done, as in fio (it used to spin forever).
+func TestNoBlockFits(t *testing.T) {
+	for _, extra := range [][]string{nil, {"time_based", "runtime=2"}} {
+		dir := t.TempDir()
+		done := make(chan *Outcome, 1)
+		go func() {
+			oc, _ := runJobs(t, dir, append([]string{"name=x", "filename=a:b:c", "size=8k", "bs=4k"}, extra...)...)
+			done <- oc
+		}()
+		select {
+		case oc := <-done:
+			if _, n := dirStats(&oc.Result.Jobs[0]); n != [3]uint64{} || oc.Failed != 0 {
+				t.Errorf("%v: I/Os %v, failed %d; want none", extra, n, oc.Failed)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: still running after 10 s", extra)
 		}
 	}
 }

@@ -245,6 +245,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.progressStart()
 
 	for loop := 0; ; loop++ {
+		iosBefore := w.ios
 		w.startLoop()
 		switch {
 		case w.vfy != nil && w.vfy.only:
@@ -271,6 +272,12 @@ func (w *worker) run(stop <-chan struct{}) {
 			w.endLoop()
 		}
 		if !w.more(true) {
+			break
+		}
+		if w.ios == iosBefore {
+			// A loop that found no block to do (every file's region is
+			// smaller than a block) would find none again: the job is
+			// done with nothing done, as in fio, time_based or not.
 			break
 		}
 	}
