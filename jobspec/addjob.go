@@ -73,6 +73,9 @@ func (b *Builder) check(j *Job) error {
 	if j.Rate != [3]uint64{} && j.RateIOPS != [3]uint64{} {
 		return b.fail("fio: rate and rate_iops are mutually exclusive")
 	}
+	if msg := j.rateMinProblems(); msg != "" {
+		return b.fail(msg)
+	}
 	if msg := j.Verify.problem(j); msg != "" {
 		return b.fail(msg)
 	}

@@ -364,6 +364,9 @@ func checkOpendir(r *reader, o *Option, value string) bool {
 		_, err = d.Readdirnames(1)
 		d.Close()
 		if err == nil || err == io.EOF {
+			if files, err := OpendirFiles(value); err == nil {
+				r.infof("fio: opendir added %d files", len(files))
+			}
 			return true
 		}
 	}
@@ -391,7 +394,7 @@ func checkIgnoreError(r *reader, o *Option, value string) bool {
 			if _, err := strconv.Atoi(e); err == nil {
 				continue
 			}
-			if _, ok := errnoByName(e); ok {
+			if _, ok := ignoreErrnoByName(e); ok {
 				continue
 			}
 			r.errf("Unknown error %s, please use number value", e)

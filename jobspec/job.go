@@ -129,6 +129,10 @@ type Job struct {
 	ContinueOnError ContinueOnError
 	ErrorDump       bool
 
+	// Misc holds fill_device, ignore_error, clocksource, lockfile and
+	// other options of their own corner (miscopts.go).
+	Misc MiscOptions
+
 	GtodReduce           bool
 	DisableLat           bool
 	DisableClat          bool
@@ -161,6 +165,11 @@ type Job struct {
 	Verify VerifyOptions
 	// LogOptions: the bw, iops and latency logs (logopts.go).
 	LogOptions
+	// ReplayOptions: write_iolog, read_iolog and replay (replayopts.go).
+	ReplayOptions
+	// Limits: rate_min, rate_iops_min, max_latency and the latency
+	// target (limits.go).
+	Limits
 
 	// WaitFor is wait_for: the name of the jobs this one waits for.
 	WaitFor string
@@ -225,8 +234,10 @@ func defaults() *Job {
 		SignificantFigures:      4,
 		EngineOptions:           map[string]string{},
 		IOOptions:               defaultIOOptions(),
+		Limits:                  defaultLimits(),
 		Verify:                  VerifyOptions{Do: true},
 		LogOptions:              defaultLogOptions(),
+		ReplayOptions:           defaultReplayOptions(),
 	}
 }
 

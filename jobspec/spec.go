@@ -179,9 +179,14 @@ type UnsupportedError struct {
 	// Value, when set, is the value gofio cannot honour (the option
 	// itself is supported).
 	Value string
+	// Reason, when set, says why, in a parenthesis after the message.
+	Reason string
 }
 
 func (e *UnsupportedError) Error() string {
+	if e.Value != "" && e.Reason != "" {
+		return fmt.Sprintf("gofio: %s=%s is not supported yet (%s)", e.Option, e.Value, e.Reason)
+	}
 	if e.Value != "" {
 		return fmt.Sprintf("gofio: %s=%s is not supported yet", e.Option, e.Value)
 	}

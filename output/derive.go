@@ -342,10 +342,14 @@ func sigFigs(n int) int {
 }
 
 // bwUnit is the num2str unit of bandwidths for a unit_base setting
-// (1 means bits, anything else bytes).
+// (1 means bits, -1 no unit as in fio's "All clients" report, anything
+// else bytes).
 func bwUnit(unitBase int) Unit {
-	if unitBase == 1 {
+	switch unitBase {
+	case 1:
 		return UnitBitPerSec
+	case -1:
+		return UnitNone
 	}
 	return UnitBytePerSec
 }

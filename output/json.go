@@ -65,12 +65,14 @@ func writeJSONJob(j *jsonWriter, r *jobRep, ga *groupAgg, elapsed uint64, plus b
 	j.str("jobname", r.Name)
 	j.uint("groupid", uint64(uint32(r.GroupID)))
 	j.int("error", int64(r.Error))
-	eta := int64(math.MaxInt32)
-	if elapsed >= 3 {
-		eta = 0
+	if r.Remote == nil { // fio's client-mode objects have no eta, elapsed or desc
+		eta := int64(math.MaxInt32)
+		if elapsed >= 3 {
+			eta = 0
+		}
+		j.int("eta", eta)
+		j.uint("elapsed", elapsed)
 	}
-	j.int("eta", eta)
-	j.uint("elapsed", elapsed)
 	if r.Options != nil {
 		writeJSONOptions(j, "job options", r.Options)
 	}
@@ -116,10 +118,13 @@ func writeJSONJob(j *jsonWriter, r *jobRep, ga *groupAgg, elapsed uint64, plus b
 		j.float("latency_percentile", r.LatencyPercentile)
 		j.uint("latency_window", r.LatencyWindow)
 	}
-	j.str("desc", r.Description)
+	if r.Remote == nil {
+		j.str("desc", r.Description)
+	}
 	if r.Steady != nil {
 		writeJSONSteady(j, r.Steady)
 	}
+	writeJSONRemote(j, r.Remote)
 	j.close('}')
 }
 
@@ -253,5 +258,6 @@ func writeJSONDisk(j *jsonWriter, d *Disk) {
 		j.uint("aggr_in_queue", s.InQueue)
 		j.float("aggr_util", s.Util)
 	}
+	writeJSONRemote(j, d.Remote)
 	j.close('}')
 }

@@ -69,7 +69,7 @@ type Job struct {
 
 	// Reporting settings (from the first member).
 	KBBase   int // 1024 or 1000 (0 means 1024)
-	UnitBase int // fio's unit_base value: 1 for bits, 8 (or 0) for bytes
+	UnitBase int // fio's unit_base value: 1 for bits, 8 (or 0) for bytes, -1 no unit (fio's "All clients")
 	SigFigs  int // significant_figures (0 means the default, 4)
 	Unified  int // unified_rw_reporting: 0 none, 1 mixed, 2 both
 	// Percentiles is percentile_list as given (the reports apply
@@ -107,6 +107,17 @@ type Job struct {
 	// Steady is the steady-state detection outcome; nil when the job has
 	// no steadystate option (no "steadystate" line or JSON object).
 	Steady *SteadyState
+
+	// Remote is the server a client-mode report came from (JSON
+	// "hostname" and "port"); nil for a local job.
+	Remote *Remote
+}
+
+// Remote names a server in client/server mode: the address as given on
+// the client's command line, and the port.
+type Remote struct {
+	Hostname string
+	Port     int
 }
 
 // SteadyState is the outcome of steady-state detection (the steadystate
@@ -158,6 +169,8 @@ type Disk struct {
 	// Slaves holds the aggregate of a device's slave devices (dm, md);
 	// nil for a device without slaves.
 	Slaves *DiskAggregate
+	// Remote is the server that reported the disk in client mode.
+	Remote *Remote
 }
 
 // DiskAggregate is the average over a device's slaves.

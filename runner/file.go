@@ -24,6 +24,8 @@ type jobFile struct {
 	fileSize uint64
 	fd       int
 	blockDev bool
+	// fillDev marks a file sized by fill_device (filldevice.go).
+	fillDev bool
 }
 
 // setupError is a job that failed before its I/O started. fio reports it
@@ -64,10 +66,17 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		for _, f := range j.Filename {
 			names = append(names, withDir(j, f))
 		}
-	} else {
+	} else if j.Misc.Opendir == "" {
 		for i := 0; i < j.NRFiles; i++ {
 			names = append(names, withDir(j, expandFormat(j, i)))
 		}
+	}
+	if j.Misc.Opendir != "" {
+		more, err := jobspec.OpendirFiles(j.Misc.Opendir)
+		if err != nil {
+			return nil, &setupError{errno: errno(err), fn: "opendir", msg: err.Error()}
+		}
+		names = append(names, more...)
 	}
 	files := make([]*jobFile, len(names))
 	var sizeRng taus88
@@ -110,8 +119,13 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			f.fileSize = start + j.Size/uint64(len(names))
 		case j.SizePercent > 0 && exists:
 			f.fileSize = have * uint64(j.SizePercent) / 100
+		case fillsDevice(j):
+			f.fileSize, f.fillDev = fillFileSize(len(names)), true
 		case exists && have > 0:
 			f.fileSize = have
+		case exists && j.Misc.Opendir != "":
+			// An empty file opendir found: fio keeps it, with nothing
+			// to do.
 		default:
 			return nil, &setupError{errno: unix.EINVAL, fn: "total_file_size", msg: j.Name + ": you need to specify size="}
 		}
@@ -126,6 +140,9 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			f.size -= start
 		}
 		files[i] = f
+	}
+	if err := fillCheck(j, files); err != nil {
+		return nil, err
 	}
 	// size= caps the total I/O region when files are larger.
 	if j.Size > 0 && j.FileSize[1] > 0 {
@@ -143,7 +160,7 @@ func withDir(j *jobspec.Job, name string) string {
 		return name
 	}
 	d := j.Directory[j.JobNum%len(j.Directory)]
-	return filepath.Join(d, name)
+	return filepath.Join(d, j.Misc.FilePrefix+name)
 }
 
 // expandFormat builds a generated file name from filename_format.
@@ -177,8 +194,8 @@ func (f *jobFile) needsLayout() uint64 {
 		return 0
 	}
 	var st unix.Stat_t
-	if unix.Stat(f.path, &st) == nil && uint64(st.Size) >= f.fileSize {
-		return 0
+	if unix.Stat(f.path, &st) == nil && (uint64(st.Size) >= f.fileSize || st.Mode&unix.S_IFMT != unix.S_IFREG) {
+		return 0 // large enough, or not a regular file (/dev/full)
 	}
 	return f.fileSize
 }
@@ -205,6 +222,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		return &setupError{errno: errno(err), fn: "fstat"}
+	}
+	if f.fillDev || (j.Misc.FillDevice && (j.RW.Reads() || j.Overwrite)) {
+		return f.layoutFill(fd, j, buf)
 	}
 	// fallocate=native, fio's default, falls back to no preallocation when
 	// the call fails (ENOSPC on a full file system included); only files
@@ -282,6 +302,9 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 	}
 	if j.Direct {
 		flags |= unix.O_DIRECT
+	}
+	if j.Misc.Atomic {
+		flags |= oAtomic
 	}
 	if write {
 		switch j.Sync {

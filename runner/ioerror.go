@@ -15,6 +15,10 @@ type ioErrors struct {
 	out   io.Writer // stderr; nil reports nothing
 	total uint64    // errors counted under continue_on_error
 	first unix.Errno
+	// survived is the first error ignore_error let the job survive, the
+	// job's reported error, with its function (ignoreerror.go).
+	survived   unix.Errno
+	survivedFn string
 }
 
 // ioFailed handles a unit that failed, or that moved no data at all (a
@@ -32,14 +36,21 @@ func (w *worker) ioFailed(u *IOUnit) {
 	if e == 0 {
 		e, fn = unix.EIO, "full resid"
 	}
-	covered := continues(w.job.ContinueOnError, u.Op)
+	if w.filled(u, e) {
+		return
+	}
+	list, listed := ignoreList(w.job, u.Op)
+	covered := continues(w.job.ContinueOnError, u.Op) || listed
 	if covered {
 		w.ioerr.total++
 		if w.ioerr.first == 0 {
 			w.ioerr.first = e
 		}
 	}
-	fatal := !covered || (e != unix.EIO && e != unix.EILSEQ)
+	fatal := !covered || !nonFatal(e, list, listed)
+	if !fatal && listed {
+		w.ioerr.survive(e, fn, w.job.ErrorDump)
+	}
 	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))

@@ -231,6 +231,9 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 		return false
 	}
 	u.ErrFn = ""
+	if w.trace != nil {
+		return w.traceNext(u, now) // iolog_trace.go
+	}
 	if w.vfy != nil {
 		return w.nextVerified(u, now) // verify.go
 	}
@@ -421,6 +424,7 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	done := nanotime()
 	g.openNow++
 	g.opened[fi] = true
+	w.traceFile(fi, "open")
 	if w.info.NoStats && w.clat && w.accounting() {
 		// The open's time is a completion latency of d, but (as in fio)
 		// not part of the latency distribution, which counts I/Os.
@@ -461,6 +465,7 @@ func (w *worker) closeFile(fi int) {
 	}
 	g.opened[fi] = false
 	g.openNow--
+	w.traceFile(fi, "close")
 	if w.exhaust[fi] {
 		g.doneOpen--
 	}

@@ -205,7 +205,7 @@ func (p *Progress) Report(wait time.Duration) *output.Result {
 		case s >= StateRamp:
 			jp.want.Store(false)
 			jp.mu.Lock()
-			c.w = &worker{st: jp.snap, tid: int(jp.tid.Load()), epoch: jp.epoch.Load()}
+			c.w = &worker{st: jp.snap, tid: int(jp.tid.Load()), epoch: jp.epoch.Load(), lim: limitsOf(t.w)}
 			jp.mu.Unlock()
 		}
 		tasks[i] = c

@@ -82,7 +82,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.files = []*jobFile{{size: 1 << 62, fd: -1}}
 			continue
 		}
-		files, err := planFiles(t.job)
+		files, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
 		if err != nil {
 			t.fail(err)
 			continue
@@ -108,13 +108,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				t.files = files
 			}
 		}
-		if !t.info.NoLayout && !t.job.CreateOnOpen {
+		if !t.info.NoLayout && !t.job.CreateOnOpen && len(t.job.ReadIolog) == 0 {
 			if err := layoutFiles(t, laidOut, cfg); err != nil {
 				t.fail(err)
 				continue
 			}
 		}
-		if !t.info.Diskless && t.job.DiskUtil {
+		if !t.info.Diskless && t.job.DiskUtil && len(t.job.ReadIolog) == 0 { // fio has none for replays
 			for _, f := range t.files {
 				disks.Add(f.path)
 			}
@@ -127,6 +127,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 
 	disks.Start()
+	defer startGtod(plan, cfg.Errors)()
 	samplers, samplersDone := startTicker()
 	genesis := time.Now()
 	prog := cfg.Progress
@@ -323,7 +324,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			tid = t.w.tid
 			ioerr = t.w.ioerr
 			if t.w.epoch != 0 {
-				depth = j.IODepth
+				depth = reportedDepth(t.w, j)
 			}
 		} else {
 			st.Members = 1
@@ -363,8 +364,8 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			Description:         j.Description,
 			GroupID:             j.GroupID,
 			Pid:                 tid,
-			Error:               int(max(t.err, t.verifyErr())),
-			ErrorText:           errorText(t),
+			Error:               int(max(t.err, t.verifyErr(), ioerr.survived)),
+			ErrorText:           survivedText(t, &ioerr, errorText(t)),
 			Options:             rawToOutput(j.Options),
 			Stats:               st,
 			KBBase:              j.KBBase,
@@ -378,9 +379,11 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			ClatPercentiles:   j.ClatPercentiles && !j.DisableClat,
 			LatPercentiles:    j.LatPercentiles && !j.DisableLat,
 			SlatPercentiles:   j.SlatPercentiles && !j.DisableSlat,
-			LatencyPercentile: 100,
+			LatencyTarget:     j.LatencyTarget * 1000,
+			LatencyWindow:     j.LatencyWindow,
+			LatencyPercentile: j.LatencyPercentile,
 			Depth:             depth,
-			ErrorCheck:        j.ContinueOnError != jobspec.ContinueNone,
+			ErrorCheck:        j.ContinueOnError != jobspec.ContinueNone || j.Misc.IgnoreErrorSet,
 			TotalErrors:       ioerr.total,
 			FirstError:        int(ioerr.first),
 			FirstErrorText:    errorTextOrSuccess(ioerr.first),

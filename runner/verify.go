@@ -114,7 +114,7 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	v := &verifier{typ: o.Type, fatal: o.Fatal, only: o.Only, do: o.Do,
 		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern,
 		interval: o.Interval, hdrOff: o.Offset, thread: uint16(j.JobNum + 1), seed: j.RandSeed | 1,
-		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll}
+		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoresVerify(j)}
 	switch o.Type {
 	case jobspec.VerifyPattern:
 		if len(o.Pattern) == 0 {

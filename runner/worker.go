@@ -82,12 +82,16 @@ type worker struct {
 	prog  workerProgress // live view: status line, live reports
 	ioerr ioErrors       // error reporting, continue_on_error
 
-	gen     ioGen      // block sizes, files, offsets, syncs (iogen.go)
-	bufs    bufState   // write buffer contents (buffers.go)
-	opener  FileOpener // the engine's, or nil
-	vfy     *verifier  // verify state (verify.go), nil without verify
-	thinkNS int64      // pause after each completion (cpuio)
-	writes  bool       // the job writes or trims
+	gen     ioGen         // block sizes, files, offsets, syncs (iogen.go)
+	bufs    bufState      // write buffer contents (buffers.go)
+	opener  FileOpener    // the engine's, or nil
+	vfy     *verifier     // verify state (verify.go), nil without verify
+	trace   *tracer       // write_iolog/read_iolog (iolog_trace.go), nil without
+	thinkNS int64         // pause after each completion (cpuio)
+	lim     *limits       // rate_min, max_latency, latency_target (limits.go); nil without
+	locker  *fileLocker   // lockfile (lockfile.go); nil without
+	overlap *overlapState // serialize_overlap (overlap.go); nil without
+	writes  bool          // the job writes or trims
 }
 
 // newWorker prepares job j: engine, units and buffers. Files must have
@@ -107,7 +111,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.regionBytes += f.size
 	}
 	mb := j.MaxBS()
-	maxBS := max(mb[0], mb[1], mb[2])
+	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(j))
 	depth := j.IODepth
 	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {
@@ -138,6 +142,11 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	w.committer, _ = eng.(Committer)
 	w.reaper, _ = eng.(Reaper)
 	w.opener, _ = eng.(FileOpener)
+	w.overlap = newOverlapState(j.Misc.SerializeOverlap, depth)
+	if w.locker, err = newWorkerLocker(j, files, w.reaper != nil); err != nil {
+		w.release()
+		return nil, err
+	}
 	if t, ok := eng.(Thinker); ok {
 		w.thinkNS = t.ThinkTime()
 	}
@@ -170,9 +179,14 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.release()
 		return nil, err
 	}
+	if w.trace, err = newTracer(w); err != nil {
+		w.release()
+		return nil, err
+	}
 	w.smp = w.newSampler()
 	w.initClock()
 	w.ramp = int64(j.RampTime) * 1000
+	w.lim = newLimits(j)
 	return w, nil
 }
 
@@ -211,6 +225,9 @@ func (w *worker) release() {
 	}
 	if w.gen.opened != nil {
 		w.closeAll()
+	}
+	if w.trace != nil {
+		w.trace.close()
 	}
 	for _, f := range w.files {
 		f.close()
@@ -257,10 +274,11 @@ func (w *worker) run(stop <-chan struct{}) {
 		}
 		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more(false) {
 			w.setState(StateFsyncing)
-			for _, f := range w.files {
+			for i, f := range w.files {
 				if f.fd < 0 {
 					continue // closed to make room (openfiles)
 				}
+				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
 					w.fail(errno(err), "fsync")
 				}
@@ -374,6 +392,9 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.stopping || w.err != 0 {
 		return false
 	}
+	if w.trace != nil && w.trace.replay != nil {
+		return !w.trace.replay.ended // a trace is replayed once
+	}
 	j := w.job
 	if j.TimeBased {
 		return w.ramping || nanotime() < w.deadline
@@ -414,10 +435,16 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		// fio's timestamps (stats-algorithms.md §0.1): start when the
 		// unit is ready, issue right before the engine's call (one read:
 		// nothing happens between them), done right after it.
+		if w.locker != nil {
+			w.locker.lock(u)
+		}
 		start := w.stamp()
 		issue := start
 		w.queue(u)
 		now = w.stamp()
+		if w.locker != nil {
+			w.locker.unlock(u)
+		}
 		w.countIssued(u)
 		if countCalls {
 			w.st.AddSubmit(1)
@@ -458,7 +485,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				u = nil
 			}
 			if u == nil {
-				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.notDue(now)) {
+				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.notDue(now)) || w.depthFull() {
 					break // full, or rated and not due: reap first
 				}
 				u = w.free[len(w.free)-1]
@@ -468,6 +495,12 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				}
 				w.free = w.free[:len(w.free)-1]
 				u.start = w.stamp()
+			}
+			if w.overlap != nil && w.overlaps(u) {
+				// serialize_overlap: reap, then offer the unit again.
+				w.retry = u
+				busy = true
+				break
 			}
 			// An engine that completes u in Queue is timed like a sync
 			// engine: issued right before the call, when it was ready.
@@ -581,7 +614,11 @@ func (w *worker) drain() {
 			return
 		}
 		w.flight -= n
+		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
 		for _, u := range w.done[:n] {
+			if acct {
+				w.complete(u, u.start, u.issue, w.stamp(), w.accounting())
+			}
 			w.free = append(w.free, u)
 		}
 	}
@@ -631,6 +668,9 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	w.blocks[d]++
 	if w.vfy != nil && u.Op == OpRead {
 		w.verifyRead(u)
+	}
+	if w.lim != nil && acct {
+		w.limitsCompleted(u, d, max(0, done-start), done)
 	}
 	if !acct || w.info.NoStats {
 		return

@@ -50,6 +50,9 @@ type formats struct {
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl, argErr := parser.ParseArgs(args, spec{})
+	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
+		return code // --server or --client (remote.go)
+	}
 	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
 	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
 	if done {

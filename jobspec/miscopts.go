@@ -1,0 +1,257 @@
+package jobspec
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// MiscOptions are the job options that each touch one corner of a run:
+// filling a device, ignored errors, the clock source, file locking and
+// the rest. The zero value is fio's default for each.
+type MiscOptions struct {
+	// FillDevice is fill_device (fill_fs): write until ENOSPC or EDQUOT,
+	// which then ends the job cleanly; without size= the files are
+	// "really large".
+	FillDevice bool
+	// IgnoreError is ignore_error: the errors survived per class (read,
+	// write, verify), errno numbers; IgnoreErrorSet is whether the
+	// option was given at all (it turns on the report's error line).
+	IgnoreError    [3][]int
+	IgnoreErrorSet bool
+	// Clock is clocksource.
+	Clock ClockSource
+	// NoUniqueFilename is unique_filename=0. The option only changes
+	// the names of files a client's jobs create on a server; gofio's
+	// client/server mode names them as with the default.
+	NoUniqueFilename bool
+	// FilePrefix, set by a server for its client's jobs, is prefixed to
+	// the names of files in directory= ("127.0.0.1."): unique_filename.
+	FilePrefix string
+	// LockFile is lockfile.
+	LockFile LockMode
+	// Opendir is opendir: a directory whose files, recursively, the
+	// job adds to its own.
+	Opendir string
+	// SerializeOverlap is serialize_overlap.
+	SerializeOverlap bool
+	// HugepageSize is hugepage-size; 0 means fio's default, 2 MiB.
+	HugepageSize uint64
+	// GtodCPU is gtod_cpu plus one; 0 when unset. The run then keeps a
+	// thread pinned to that CPU reading the clock, as fio 3.33 does (it
+	// leaves the jobs' CPU masks alone).
+	GtodCPU int
+	// WriteBarrier is write_barrier. fio marks every Nth write a
+	// barrier write, a flag its sync, libaio, io_uring, posixaio and mmap
+	// engines ignore (plain pwrite, as strace shows); so do gofio's.
+	WriteBarrier int
+	// Atomic is atomic: O_DIRECT plus fio's O_ATOMIC open flag.
+	Atomic bool
+}
+
+// ClockSource is clocksource: the timer fio bases its timing on.
+type ClockSource uint8
+
+// The clocksource choices.
+const (
+	ClockDefault      ClockSource = iota // not set: clock_gettime
+	ClockGettimeofday                    // gettimeofday(2)
+	ClockGettime                         // clock_gettime(2)
+	ClockCPU                             // the CPU's time stamp counter
+)
+
+// LockMode is lockfile: how jobs sharing a file serialize their I/O.
+type LockMode uint8
+
+// The lockfile choices.
+const (
+	LockNone      LockMode = iota // no locking
+	LockExclusive                 // one I/O at a time, of any job
+	LockReadWrite                 // many reads or one write at a time
+)
+
+// DefaultHugepageSize is hugepage-size's default, 2 MiB.
+const DefaultHugepageSize = 2 << 20
+
+// HugePage is the job's hugepage-size.
+func (m *MiscOptions) HugePage() uint64 {
+	if m.HugepageSize == 0 {
+		return DefaultHugepageSize
+	}
+	return m.HugepageSize
+}
+
+// setIgnoreError reads ignore_error's lists: up to three comma-separated
+// lists (read, write, verify) of ':'-separated errno names or numbers.
+// A later ignore_error replaces the lists of an earlier one.
+func setIgnoreError(j *Job, value string) error {
+	var lists [3][]int
+	for i, list := range strings.Split(value, ",") {
+		if i >= 3 {
+			break
+		}
+		for _, e := range strings.Split(list, ":") {
+			if e == "" {
+				continue
+			}
+			if n, err := strconv.Atoi(e); err == nil {
+				if n < 0 {
+					n = -n
+				}
+				lists[i] = append(lists[i], n)
+				continue
+			}
+			en, ok := ignoreErrnoByName(e)
+			if !ok {
+				return fmt.Errorf("Unknown error %s, please use number value", e)
+			}
+			lists[i] = append(lists[i], int(en))
+		}
+	}
+	j.Misc.IgnoreError, j.Misc.IgnoreErrorSet = lists, true
+	return nil
+}
+
+// ignoreErrnoByName finds an errno ignore_error names: fio 3.33 knows
+// the names of errors 1 (EPERM) to 34 (ERANGE) only; others must be
+// given as numbers.
+func ignoreErrnoByName(name string) (syscall.Errno, bool) {
+	e, ok := errnoByName(name)
+	if !ok || e < 1 || e > 34 {
+		return 0, false
+	}
+	return e, true
+}
+
+// setClockSource reads clocksource. gofio times everything with
+// clock_gettime(CLOCK_MONOTONIC) through the vDSO; clocksource=cpu is
+// honoured where the kernel's clock source is the CPU's time stamp
+// counter (the vDSO then reads it, as fio's cpu clock does), and
+// gettimeofday, a microsecond wall clock, is refused.
+func setClockSource(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "gettimeofday"):
+		return &UnsupportedError{Option: "clocksource", Value: value,
+			Reason: "gofio times I/O with clock_gettime(CLOCK_MONOTONIC), not the microsecond wall clock; use clocksource=clock_gettime"}
+	case matchChoice(value, "clock_gettime"):
+		j.Misc.Clock = ClockGettime
+	case matchChoice(value, "cpu"):
+		if src := kernelClockSource(); src != "tsc" {
+			return &UnsupportedError{Option: "clocksource", Value: value,
+				Reason: fmt.Sprintf("the kernel clock source is %q, not tsc, so gofio's clock does not read the CPU's counter; use clocksource=clock_gettime", src)}
+		}
+		j.Misc.Clock = ClockCPU
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+// kernelClockSource is the kernel's current clock source ("tsc"), or
+// "unknown".
+func kernelClockSource() string {
+	b, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func setLockFile(j *Job, value string) error {
+	for i, w := range []string{"none", "exclusive", "readwrite"} {
+		if matchChoice(value, w) {
+			j.Misc.LockFile = LockMode(i)
+			return nil
+		}
+	}
+	return errChoice
+}
+
+// setIOSubmitMode reads io_submit_mode: inline is what gofio does;
+// offload (a pool of submitting threads) is refused.
+func setIOSubmitMode(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "inline"):
+		return nil
+	case matchChoice(value, "offload"):
+		return &UnsupportedError{Option: "io_submit_mode", Value: value,
+			Reason: "gofio jobs submit and reap their own I/O; use io_submit_mode=inline"}
+	}
+	return errChoice
+}
+
+func setOpendir(j *Job, value string) error {
+	j.Misc.Opendir = value
+	return nil
+}
+
+func setHugepageSize(j *Job, value string) error {
+	v, err := intPiece("hugepage-size", value, j.KBBase, 0, -1)
+	if err != nil {
+		return err
+	}
+	j.Misc.HugepageSize = uint64(v)
+	return nil
+}
+
+func setGtodCPU(j *Job, value string) error {
+	v, err := intPiece("gtod_cpu", value, j.KBBase, 0, -1)
+	if err != nil {
+		return err
+	}
+	j.Misc.GtodCPU = int(v) + 1
+	return nil
+}
+
+// setAtomic reads atomic, which implies direct=1.
+func setAtomic(j *Job, value string) error {
+	v, err := parseBool(value)
+	if err != nil {
+		return err
+	}
+	j.Misc.Atomic = v
+	if v {
+		j.Direct = true
+	}
+	return nil
+}
+
+// OpendirFiles lists the regular files under dir, recursively, as
+// opendir adds them to a job: each named dir/sub/name, in name order.
+func OpendirFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("opendir %s: %w", dir, err)
+	}
+	return files, nil
+}
+
+// setBlockErrorPercentiles reads block_error_percentiles. Off is what
+// gofio does; on is refused: gofio keeps no block lifetimes, and fio
+// 3.33's "block lifetime percentiles" report is not reproducible (it
+// prints uninitialized counts, and aborts on an assertion once a job
+// trims).
+func setBlockErrorPercentiles(j *Job, value string) error {
+	v, err := parseBool(value)
+	if err != nil {
+		return err
+	}
+	if v {
+		return &UnsupportedError{Option: "block_error_percentiles", Value: value,
+			Reason: "gofio keeps no block lifetimes"}
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+package runner
+
+// Reading fio's I/O traces (read_iolog). The formats, from fio 3.33's
+// manual and its observed behaviour:
+//
+//	fio version 2 iolog
+//	FILE add|open|close
+//	FILE read|write|trim|sync|datasync|wait OFFSET LENGTH
+//
+//	fio version 3 iolog
+//	USEC FILE add|open|close
+//	USEC FILE read|write|trim|sync|datasync OFFSET LENGTH
+//
+// Lines fio cannot read are reported and skipped, with fio's messages:
+// "bad iolog2: LINE" (or iolog3) for a wrong number of fields, "fio: bad
+// iolog file action: ACTION" for an unknown action (and for an I/O line
+// whose numbers do not read, which fio takes as a file action), "iolog:
+// ignoring wait command with version 3 for file FILE". A v2 wait is in
+// milliseconds in fio 3.33 (the manual says microseconds), and a v3
+// timestamp in microseconds since the job started. Further fields after
+// LENGTH are ignored. A second header line (a log appended to) is a bad
+// line too, as in fio.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// traceKind is what one trace line does.
+type traceKind uint8
+
+// The trace actions.
+const (
+	traceRead traceKind = iota
+	traceWrite
+	traceTrim
+	traceSync
+	traceDatasync
+	traceWait
+	traceAdd
+	traceOpen
+	traceClose
+)
+
+// traceIOKinds are the names of the I/O actions, by kind.
+var traceIOKinds = map[string]traceKind{
+	"read": traceRead, "write": traceWrite, "trim": traceTrim,
+	"sync": traceSync, "datasync": traceDatasync, "wait": traceWait,
+}
+
+// traceFileKinds are the names of the file actions.
+var traceFileKinds = map[string]traceKind{"add": traceAdd, "open": traceOpen, "close": traceClose}
+
+// isIO reports whether the action is an I/O the job issues.
+func (k traceKind) isIO() bool { return k <= traceDatasync }
+
+// traceAction is one line of a trace.
+type traceAction struct {
+	ts   uint64 // v3: microseconds since the start; v2 wait: the delay in µs
+	file int    // index in the trace's file list
+	kind traceKind
+	off  uint64
+	len  uint64
+}
+
+// traceReader reads a trace one action at a time.
+type traceReader struct {
+	r       *bufio.Reader
+	version int
+	warn    io.Writer
+	// redirect sends every action to file 0 (replay_redirect).
+	redirect bool
+	index    map[string]int
+	names    []string
+	// name and action of the last line, which a line lacking them
+	// keeps (fio's sscanf leaves its buffers as they were).
+	name, action string
+}
+
+// traceHeaders are the first lines fio accepts, by version.
+var traceHeaders = map[string]int{"fio version 2 iolog": 2, "fio version 3 iolog": 3}
+
+// newTraceReader reads the header of the trace in r. Messages about bad
+// lines go to warn.
+func newTraceReader(r io.Reader, warn io.Writer, redirect string) (*traceReader, error) {
+	t := &traceReader{r: bufio.NewReaderSize(r, 64<<10), warn: warn, index: map[string]int{}}
+	if redirect != "" {
+		t.redirect = true
+		t.names = []string{redirect}
+	}
+	head, err := t.r.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("read_iolog: %w", err)
+	}
+	v, ok := traceHeaders[strings.TrimRight(head, "\r\n")]
+	if !ok {
+		if isBlktrace([]byte(head)) {
+			return nil, fmt.Errorf("read_iolog: blktrace binary traces are not supported yet")
+		}
+		// fio takes any other file for a blktrace and fails on it.
+		return nil, fmt.Errorf("fio: short read on blktrace file\nfio: iolog version 1 is no longer supported")
+	}
+	t.version = v
+	return t, nil
+}
+
+// isBlktrace reports whether b starts with blktrace's magic (0x65617400
+// and a version byte, little-endian).
+func isBlktrace(b []byte) bool {
+	return len(b) >= 4 && b[1] == 't' && b[2] == 'a' && b[3] == 'e'
+}
+
+// next returns the trace's next action; ok is false at its end.
+func (t *traceReader) next() (a traceAction, ok bool, err error) {
+	for {
+		line, rerr := t.r.ReadBytes('\n')
+		if len(line) == 0 {
+			if rerr == io.EOF {
+				return a, false, nil
+			}
+			if rerr != nil {
+				return a, false, fmt.Errorf("read_iolog: %w", rerr)
+			}
+		}
+		if a, ok = t.parse(line); ok {
+			return a, true, nil
+		}
+		if rerr == io.EOF {
+			return a, false, nil
+		}
+	}
+}
+
+// parse reads one line; ok is false for a line that is skipped.
+func (t *traceReader) parse(line []byte) (a traceAction, ok bool) {
+	f := scanFields(bytes.TrimRight(line, "\n"))
+	if t.version == 3 {
+		// fio reads "%lu %256s %256s %llu %u": the fields that read.
+		if len(f) == 0 || !f[0].num {
+			f = nil
+		} else {
+			a.ts = f[0].n
+			f = f[1:]
+		}
+	}
+	f = f[:readCount(f)]
+	// Like fio's, the name and action of a line that lacks them are the
+	// last line's.
+	if len(f) >= 1 {
+		t.name = f[0].s
+	}
+	if len(f) >= 2 {
+		t.action = f[1].s
+	}
+	name, action := t.name, t.action
+	if t.version == 3 && action == "wait" {
+		fmt.Fprintf(t.warn, "iolog: ignoring wait command with version 3 for file %s\n", name)
+		return a, false
+	}
+	if len(f) != 2 && len(f) != 4 {
+		fmt.Fprintf(t.warn, "bad iolog%d: %s\n", t.version, line)
+		return a, false
+	}
+	if len(f) == 4 {
+		k, known := traceIOKinds[action]
+		if !known {
+			fmt.Fprintf(t.warn, "fio: bad iolog file action: %s\n", action)
+			return a, false
+		}
+		a.kind, a.off, a.len = k, f[2].n, f[3].n
+		if k == traceWait {
+			a.ts, a.off, a.len = f[2].n*1000, 0, 0
+		}
+	} else {
+		k, known := traceFileKinds[action]
+		if !known {
+			fmt.Fprintf(t.warn, "fio: bad iolog file action: %s\n", action)
+			return a, false
+		}
+		a.kind = k
+	}
+	a.file = t.fileIndex(name)
+	return a, true
+}
+
+// fileIndex returns the index of the named file, adding it on first use.
+func (t *traceReader) fileIndex(name string) int {
+	if t.redirect {
+		return 0
+	}
+	if i, ok := t.index[name]; ok {
+		return i
+	}
+	i := len(t.names)
+	t.index[name] = i
+	t.names = append(t.names, name)
+	return i
+}
+
+// traceField is one whitespace-separated field: its text and, when it
+// starts with digits, their value (as C's %llu reads it).
+type traceField struct {
+	s   string
+	n   uint64
+	num bool
+}
+
+// scanFields splits a line into its whitespace-separated fields.
+func scanFields(line []byte) []traceField {
+	var out []traceField
+	for _, w := range bytes.Fields(line) {
+		f := traceField{s: string(w)}
+		for _, c := range w {
+			if c < '0' || c > '9' {
+				break
+			}
+			f.n = f.n*10 + uint64(c-'0')
+			f.num = true
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// readCount is how many of the fields "%256s %256s %llu %u" reads: two
+// names, then numbers while they read (at most two).
+func readCount(f []traceField) int {
+	n := min(len(f), 2)
+	for n < len(f) && n < 4 && f[n].num {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,276 @@
+package runner
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+// /dev/full fails every write with ENOSPC: the end fill_device waits for
+// and an error ignore_error can list.
+func TestFullDeviceErrors(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	tests := []struct {
+		args      []string
+		err       int    // the job's reported error
+		errText   string // its text
+		failed    int    // jobs failed (exit status)
+		total     uint64 // errors counted
+		check     bool   // the report's error line
+		writes    uint64 // writes issued
+		ioUErrors int    // "fio: io_u error" lines
+	}{
+		// fill_device: the first ENOSPC ends the job cleanly.
+		{[]string{"fill_device=1"}, 0, "", 0, 0, false, 1, 1},
+		// ignore_error: every write fails and is survived.
+		{[]string{"ignore_error=,ENOSPC"}, 28, "file:runner, func=xfer, error=No space left on device", 0, 16, true, 16, 0},
+		{[]string{"ignore_error=,28", "ioengine=io_uring"}, 28, "", 0, 16, true, 16, 0},
+		{[]string{"ignore_error=,ENOSPC", "error_dump=1"}, 28, "file:runner, func=io_u error, error=No space left on device", 0, 16, true, 16, 16},
+		// A list for another class, or without the error, leaves it fatal.
+		{[]string{"ignore_error=ENOSPC"}, 28, "file:runner, func=io_u error, error=No space left on device", 1, 0, true, 1, 1},
+		{[]string{"ignore_error=,EIO"}, 28, "file:runner, func=io_u error, error=No space left on device", 1, 1, true, 1, 1},
+	}
+	for _, tt := range tests {
+		args := append([]string{"name=f", "filename=/dev/full", "rw=write", "bs=4k", "size=64k"}, tt.args...)
+		oc, msgs := runJobs(t, t.TempDir(), args...)
+		j := &oc.Result.Jobs[0]
+		_, ios := dirStats(j)
+		got := []any{j.Error, j.ErrorText, oc.Failed, j.TotalErrors, j.ErrorCheck, ios[1], strings.Count(msgs, "fio: io_u error")}
+		want := []any{tt.err, tt.errText, tt.failed, tt.total, tt.check, tt.writes, tt.ioUErrors}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%q: got %v, want %v\n%s", tt.args, got, want, msgs)
+				break
+			}
+		}
+	}
+}
+
+func TestNonFatal(t *testing.T) {
+	job := &jobspec.Job{}
+	job.Misc.IgnoreError = [3][]int{{int(unix.EAGAIN)}, {int(unix.ENOSPC), 122}, {84}}
+	tests := []struct {
+		op   Op
+		e    unix.Errno
+		want bool
+	}{
+		{OpRead, unix.EAGAIN, true},
+		{OpRead, unix.EIO, false}, // the list replaces the default
+		{OpWrite, unix.ENOSPC, true},
+		{OpWrite, unix.EDQUOT, true},
+		{OpWrite, unix.EAGAIN, false},
+		{OpTrim, unix.ENOSPC, true}, // trims take the write list
+	}
+	for _, tt := range tests {
+		l, listed := ignoreList(job, tt.op)
+		if got := nonFatal(tt.e, l, listed); got != tt.want {
+			t.Errorf("nonFatal(%v, %v) = %v, want %v", tt.op, tt.e, got, tt.want)
+		}
+	}
+	if !ignoresVerify(job) {
+		t.Errorf("ignoresVerify = false with EILSEQ listed")
+	}
+	if got := nonFatal(unix.EIO, nil, false); !got {
+		t.Errorf("nonFatal(EIO) without lists = false, want true")
+	}
+}
+
+func TestFillDevicePlan(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args     []string
+		fileSize uint64
+		size     uint64
+		err      string
+	}{
+		{[]string{"rw=write"}, math.MaxUint64, math.MaxInt64, ""},
+		{[]string{"rw=write", "nrfiles=2"}, math.MaxUint64 / 2, math.MaxUint64 / 2, ""},
+		{[]string{"rw=write", "size=1m"}, 1 << 20, 1 << 20, ""},
+		{[]string{"rw=randwrite", "norandommap"}, math.MaxUint64, math.MaxInt64, ""},
+		{[]string{"rw=randwrite"}, 0, 0, "failed allocating random map"},
+		{[]string{"rw=randrw"}, 0, 0, "failed allocating random map"},
+		{[]string{"rw=randread"}, math.MaxUint64, math.MaxInt64, ""}, // mapped after its layout
+	}
+	for _, tt := range tests {
+		p := planOf(t, append([]string{"name=f", "directory=" + dir, "fill_device=1"}, tt.args...)...)
+		files, err := planFiles(p.Jobs[0])
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: err %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if f := files[0]; f.fileSize != tt.fileSize || f.size != tt.size {
+			t.Errorf("%q: fileSize %d size %d, want %d %d", tt.args, f.fileSize, f.size, tt.fileSize, tt.size)
+		}
+	}
+}
+
+func TestOpendirPlan(t *testing.T) {
+	dir := t.TempDir()
+	for name, n := range map[string]int{"a": 8192, "sub/b": 4096, "sub/deep/c": 4096, "empty": 0} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := planOf(t, "name=o", "opendir="+dir)
+	files, err := planFiles(p.Jobs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var total uint64
+	for _, f := range files {
+		got = append(got, strings.TrimPrefix(f.path, dir+"/"))
+		total += f.size
+	}
+	if want := "a empty sub/b sub/deep/c"; strings.Join(got, " ") != want || total != 16384 {
+		t.Errorf("files %q total %d, want %q 16384", got, total, want)
+	}
+}
+
+func TestHugeLen(t *testing.T) {
+	tests := []struct {
+		mem  jobspec.MemType
+		hp   uint64
+		n    int
+		want int
+	}{
+		{jobspec.MemMalloc, 0, 5000, 5000},
+		{jobspec.MemMmapHuge, 0, 5000, 2 << 20},
+		{jobspec.MemShmHuge, 4 << 20, 5 << 20, 8 << 20},
+		{jobspec.MemMmapHuge, 2 << 20, 2 << 20, 2 << 20},
+	}
+	for _, tt := range tests {
+		j := &jobspec.Job{}
+		j.Mem = tt.mem
+		j.Misc.HugepageSize = tt.hp
+		if got := hugeLen(j, tt.n); got != tt.want {
+			t.Errorf("hugeLen(%v, hp %d, %d) = %d, want %d", tt.mem, tt.hp, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestFileLocker(t *testing.T) {
+	files := []*jobFile{{path: filepath.Join(t.TempDir(), "shared")}}
+	tests := []struct {
+		mode   jobspec.LockMode
+		first  Op
+		second Op
+		shares bool // the second I/O proceeds while the first holds the lock
+	}{
+		{jobspec.LockReadWrite, OpRead, OpRead, true},
+		{jobspec.LockReadWrite, OpRead, OpWrite, false},
+		{jobspec.LockReadWrite, OpWrite, OpRead, false},
+		{jobspec.LockExclusive, OpRead, OpRead, false},
+	}
+	for _, tt := range tests {
+		a, b := newFileLocker(tt.mode, files), newFileLocker(tt.mode, files)
+		ua, ub := &IOUnit{Op: tt.first}, &IOUnit{Op: tt.second}
+		a.lock(ua)
+		var wg sync.WaitGroup
+		got := make(chan bool, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.lock(ub)
+			b.unlock(ub)
+			got <- true
+		}()
+		shared := false
+		select {
+		case <-got:
+			shared = true
+		case <-time.After(50 * time.Millisecond):
+		}
+		a.unlock(ua)
+		wg.Wait()
+		if shared != tt.shares {
+			t.Errorf("mode %v %v then %v: shared %v, want %v", tt.mode, tt.first, tt.second, shared, tt.shares)
+		}
+	}
+	if newFileLocker(jobspec.LockNone, files) != nil {
+		t.Errorf("lockfile=none has a locker")
+	}
+}
+
+func TestOverlaps(t *testing.T) {
+	units := []*IOUnit{
+		{Index: 0, Op: OpWrite, File: 0, Offset: 0, Buf: make([]byte, 4096)},
+		{Index: 1, Op: OpWrite, File: 0, Offset: 8192, Buf: make([]byte, 4096)},
+		{Index: 2, Op: OpWrite, File: 1, Offset: 0, Buf: make([]byte, 4096)},
+		{Index: 3, Op: OpWrite, Buf: make([]byte, 4096)}, // the candidate
+	}
+	w := &worker{units: units, overlap: newOverlapState(true, len(units))}
+	tests := []struct {
+		free   []int // units not in flight
+		file   int
+		offset int64
+		want   bool
+	}{
+		{[]int{3}, 0, 2048, true},
+		{[]int{3}, 0, 4096, false},    // adjacent, no overlap
+		{[]int{0, 3}, 0, 2048, false}, // the overlapping unit is free
+		{[]int{3}, 1, 2048, true},
+		{[]int{2, 3}, 1, 2048, false},
+		{[]int{3}, 0, 10000, true},
+	}
+	for _, tt := range tests {
+		w.free = w.free[:0]
+		for _, i := range tt.free {
+			w.free = append(w.free, units[i])
+		}
+		units[3].File, units[3].Offset = tt.file, tt.offset
+		if got := w.overlaps(units[3]); got != tt.want {
+			t.Errorf("free %v file %d offset %d: overlaps = %v, want %v", tt.free, tt.file, tt.offset, got, tt.want)
+		}
+	}
+}
+
+func TestGtod(t *testing.T) {
+	tests := []struct {
+		cpu  string
+		msg  string
+		runs bool
+	}{
+		{"", "", false},
+		{"gtod_cpu=0", "", true},
+		{"gtod_cpu=4096", "gtod: setaffinity failed\n", true},
+	}
+	for _, tt := range tests {
+		args := []string{"name=g", "size=4k"}
+		if tt.cpu != "" {
+			args = append(args, tt.cpu)
+		}
+		var errs strings.Builder
+		before := gtodNow.Load()
+		stop := startGtod(planOf(t, args...), &errs)
+		if tt.runs {
+			deadline := time.Now().Add(5 * time.Second)
+			for gtodNow.Load() == before && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		stop()
+		if ran := gtodNow.Load() != before; ran != tt.runs || errs.String() != tt.msg {
+			t.Errorf("%q: ran %v, printed %q; want %v, %q", tt.cpu, ran, errs.String(), tt.runs, tt.msg)
+		}
+	}
+}
