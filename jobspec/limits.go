@@ -3,6 +3,7 @@ package jobspec
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Limits holds the options that end or steer a job by how fast it runs:
@@ -32,7 +33,12 @@ func setPerDirTime(field func(*Job) *[3]uint64) func(*Job, string) error {
 			if i >= 3 {
 				break
 			}
-			v, err := parseTimeInt(p.Text, 1)
+			// fio reads each comma-separated value on its own here:
+			// max_latency=1h,1ns keeps reads under an hour (measured),
+			// where the rest of the value as the unit would read "h,1ns"
+			// as no unit.
+			text, _, _ := strings.Cut(p.Text, ",")
+			v, err := parseTimeInt(text, 1)
 			if err != nil || v < 0 {
 				continue
 			}

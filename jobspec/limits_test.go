@@ -28,6 +28,10 @@ func TestLimitsSetters(t *testing.T) {
 		{[]string{"max_latency=2,1000"}, with(func(l *Limits) { l.MaxLatency = [3]uint64{2, 1000, 1000} })},
 		{[]string{"max_latency=1ms,5s"}, with(func(l *Limits) { l.MaxLatency = [3]uint64{1000, 5000000, 5000000} })},
 		{[]string{"max_latency=1ns"}, with(func(l *Limits) { l.MaxLatency = [3]uint64{1, 1, 1} })}, // fio: "max (1000 nsec)"
+		// Each comma-separated value keeps its own unit (fio: a read job
+		// with max_latency=1h,1ns runs clean).
+		{[]string{"max_latency=1h,1ns"}, with(func(l *Limits) { l.MaxLatency = [3]uint64{3600000000, 1, 1} })},
+		{[]string{"max_latency=1s,2s"}, with(func(l *Limits) { l.MaxLatency = [3]uint64{1000000, 2000000, 2000000} })},
 		{[]string{"latency_target=2ms", "latency_window=100ms", "latency_percentile=99.5", "latency_run=1"},
 			with(func(l *Limits) {
 				l.LatencyTarget, l.LatencyWindow, l.LatencyPercentile, l.LatencyRun = 2000, 100000, 99.5, true
