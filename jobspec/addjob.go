@@ -79,6 +79,9 @@ func (b *Builder) check(j *Job) error {
 	if msg := j.Verify.problem(j); msg != "" {
 		return b.fail(msg)
 	}
+	if msg := j.zoneProblem(); msg != "" {
+		return b.fail(msg)
+	}
 	if j.WaitFor != "" {
 		if err := b.checkWaitFor(j); err != nil {
 			return err

@@ -35,11 +35,12 @@ var handlers = map[string]*handler{
 	"buffer_pattern":       {valueless: refuseValueless, text: checkPattern},
 	"verify_pattern":       {valueless: refuseValueless, text: checkPattern},
 	"cpus_allowed":         {valueless: refuseValuelessRun, text: checkCPUList},
-	"verify_async_cpus":    {text: checkCPUList},
+	"verify_async_cpus":    {valueless: refuseValuelessRun, text: checkCPUList},
 	"log_compression_cpus": {text: checkCPUList},
 	"ignore_error":         {text: checkIgnoreError},
 	"replay_skip":          {text: checkReplaySkip},
 	"numa_mem_policy":      {text: checkMemPolicy},
+	"numa_cpu_nodes":       {text: checkCPUNodes},
 	"bssplit":              {text: checkBSSplit},
 	"io_size":              {number: checkIOSize},
 	"replay_align":         {number: checkPowerOf2},
@@ -418,20 +419,6 @@ func checkReplaySkip(r *reader, o *Option, value string) bool {
 		}
 	}
 	return true
-}
-
-// checkMemPolicy checks numa_mem_policy's mode (not in dry runs).
-func checkMemPolicy(r *reader, o *Option, value string) bool {
-	if r.dry || value == "" {
-		return true
-	}
-	mode, _, _ := strings.Cut(value, ":")
-	switch mode {
-	case "default", "prefer", "bind", "interleave", "local":
-		return true
-	}
-	r.errf("fio: memory policy should be: default, prefer, bind, interleave, local")
-	return false
 }
 
 // checkIOSize refuses percentages over 100.

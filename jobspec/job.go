@@ -132,6 +132,8 @@ type Job struct {
 	// Misc holds fill_device, ignore_error, clocksource, lockfile and
 	// other options of their own corner (miscopts.go).
 	Misc MiscOptions
+	// Zone holds zonemode and the zone sizes (zoneopts.go).
+	Zone ZoneOptions
 
 	GtodReduce           bool
 	DisableLat           bool
@@ -160,6 +162,8 @@ type Job struct {
 	// exec_prerun/postrun, lockmem, create_only, file_append, write_hint
 	// (schedopts.go).
 	ThreadOptions
+	// HostOptions: uid, gid, NUMA placement (hostopts.go).
+	HostOptions
 
 	// Verify holds the verify options (verify.go).
 	Verify VerifyOptions
@@ -170,6 +174,10 @@ type Job struct {
 	// Limits: rate_min, rate_iops_min, max_latency and the latency
 	// target (limits.go).
 	Limits
+	// Steady: the steady-state options (steadyopts.go).
+	Steady SteadyOptions
+	// Flow: flow, flow_id and flow_sleep (flowopts.go).
+	Flow FlowOptions
 
 	// WaitFor is wait_for: the name of the jobs this one waits for.
 	WaitFor string
@@ -235,7 +243,8 @@ func defaults() *Job {
 		EngineOptions:           map[string]string{},
 		IOOptions:               defaultIOOptions(),
 		Limits:                  defaultLimits(),
-		Verify:                  VerifyOptions{Do: true},
+		Steady:                  defaultSteadyOptions(),
+		Verify:                  VerifyOptions{Do: true, Trim: VerifyTrim{Zero: true}},
 		LogOptions:              defaultLogOptions(),
 		ReplayOptions:           defaultReplayOptions(),
 	}

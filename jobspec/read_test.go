@@ -89,6 +89,8 @@ func TestRead(t *testing.T) {
 		{"filename", nil, true, false, "Option filename requires an argument\n"},
 		{"cpus_allowed", nil, true, true, ""},
 		{"cpus_allowed", nil, false, false, "Option cpus_allowed requires an argument\n"}, // fio 3.33 crashes
+		{"verify_async_cpus", nil, true, true, ""},
+		{"verify_async_cpus", nil, false, false, "Option verify_async_cpus requires an argument\n"}, // fio 3.33 crashes
 		{"write_bw_log", nil, true, true, ""},
 		{"buffer_pattern", nil, true, false, "Option buffer_pattern requires an argument\n"}, // fio 3.33 crashes
 		{"buffer_pattern", str("0xdeadbeef"), true, true, ""},

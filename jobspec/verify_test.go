@@ -19,8 +19,8 @@ func TestVerifySetters(t *testing.T) {
 		{[][2]string{{"verify_pattern", "0xdeadbeef"}}, VerifyPattern, "\xde\xad\xbe\xef", ""},
 		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "md5"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "md5"}, {"verify_pattern", "0x12"}}, VerifyMD5, "\x12", ""},
-		{[][2]string{{"verify", "sha256"}}, VerifyNone, "", "not supported yet"},
-		{[][2]string{{"verify", "sha512"}}, VerifyNone, "", "not supported yet"},
+		{[][2]string{{"verify", "sha256"}}, VerifySHA256, "", ""},
+		{[][2]string{{"verify", "SHA512"}}, VerifySHA512, "", ""},
 		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyNone, "", "not supported yet"},
 		{[][2]string{{"verify", "bogus"}}, VerifyNone, "", "not a valid choice"},
 	}
@@ -65,6 +65,18 @@ func TestVerifyProblems(t *testing.T) {
 		{"offset past the end", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4050 }, "does not fit"},
 		{"offset fits", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4040 }, ""},
 		{"block too small", func(j *Job) { j.Verify.Type, j.BS = VerifySHA3_512, [3]uint64{64, 64, 64} }, "block size 64"},
+		{"sha512 296", func(j *Job) { j.Verify.Type, j.BS = VerifySHA512, [3]uint64{296, 296, 296} }, ""},
+		{"sha512 295", func(j *Job) { j.Verify.Type, j.BS = VerifySHA512, [3]uint64{295, 295, 295} }, "at least 296 bytes, not 295"},
+		{"sha512 interval", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifySHA512, 256 }, "at least 296 bytes, not 256"},
+		{"sha256 105", func(j *Job) { j.Verify.Type, j.BS = VerifySHA256, [3]uint64{105, 105, 105} }, ""},
+		{"trim without backlog", func(j *Job) { j.Verify.Type, j.Verify.Trim.Percentage = VerifyMD5, 50 }, ""},
+		{"trim backlog, no trims", func(j *Job) { j.Verify.Type, j.Verify.Trim.Percentage, j.Verify.Trim.Backlog = VerifyMD5, 50, 4 }, "aborts on an assertion"},
+		{"trim backlog, no do_verify", func(j *Job) {
+			j.Verify.Type, j.Verify.Trim.Percentage, j.Verify.Trim.Backlog, j.Verify.Do = VerifyMD5, 50, 4, false
+		}, ""},
+		{"trim backlog, trimwrite", func(j *Job) {
+			j.Verify.Type, j.Verify.Trim.Percentage, j.Verify.Trim.Backlog, j.RW = VerifyMD5, 50, 4, RWTrimWrite
+		}, "not supported yet"},
 	}
 	for _, tt := range tests {
 		j := defaults()

@@ -83,6 +83,7 @@ type ioGen struct {
 	dists    [][3]distDraw // random_distribution per file and direction; nil: uniform
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
+	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
 }
 
 // bsPick is one bssplit entry with its cumulative share (out of 10000).
@@ -135,6 +136,7 @@ func (w *worker) initGen() error {
 	}
 	g.fileLeft = j.FileServiceNR
 	g.pace.init(j, seed)
+	g.zone = newStridedZones(j, n)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		g.dists = make([][3]distDraw, n)
@@ -218,6 +220,9 @@ func (w *worker) genStartLoop() {
 	}
 	g.seqLeft, g.twPending = 0, false
 	g.curFile, g.fileLeft = 0, w.job.FileServiceNR
+	if g.zone != nil {
+		g.zone.reset()
+	}
 }
 
 // next fills u with the job's next I/O. It returns false when the loop
@@ -228,6 +233,9 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 	}
 	if w.deadline != 0 && now >= w.deadline {
 		w.stopping = true
+		return false
+	}
+	if w.flow != nil && !w.flowWait(now) {
 		return false
 	}
 	u.ErrFn = ""
@@ -568,6 +576,9 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	bs = w.blockSize(d, random, room)
 	if bs == 0 || bs > f.size {
 		return 0, 0, false
+	}
+	if g.zone != nil {
+		return w.stridedOffset(fi, f, d, bs, random) // zone.go
 	}
 	if !random {
 		return w.seqOffset(fi, f, d, bs)

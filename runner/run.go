@@ -55,6 +55,9 @@ type task struct {
 	err     unix.Errno
 	errFn   string
 	errMsg  string
+	// steady is the steady-state outcome (steady.go); nil without
+	// steadystate_duration.
+	steady *output.SteadyState
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -136,6 +139,8 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 	ctl := newControl(tasks, prog, cfg)
 	defer ctl.close()
+	ssm := startSteady(tasks, ctl)
+	var fl flows
 	prog.begin(plan, tasks, disks)
 	ws := waves(tasks)
 	widest := 0
@@ -162,10 +167,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			w.ts = newThreadSetup(cfg, ctl.index[t])
 			t.w = w
 			samplers.Add(w.smp)
+			ssm.add(t)
+			w.flow = fl.of(t.job)
 			ctl.attach(t)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer w.flow.leave()
 				if !ctl.wait(t) {
 					w.release()
 					return
@@ -179,6 +187,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		wg.Wait()
 	}
 	samplersDone()
+	ssm.close()
 	disks.Stop()
 
 	out := &Outcome{}
@@ -387,6 +396,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			TotalErrors:       ioerr.total,
 			FirstError:        int(ioerr.first),
 			FirstErrorText:    errorTextOrSuccess(ioerr.first),
+			Steady:            t.steady,
 		})
 		cur = &r.Jobs[len(r.Jobs)-1]
 		curReporting = j.GroupReporting

@@ -13,9 +13,10 @@ import (
 )
 
 // This file sets up a job's own OS thread before its I/O and cleans up
-// after it, in fio 3.33's order (observed with strace): CPU affinity,
-// lockmem, I/O priority, nice, ioscheduler, exec_prerun; after the job
-// munlock, then exec_postrun. The thread settings are per thread on Linux, so they
+// after it, in fio 3.33's order (observed with strace): gid and uid, CPU
+// affinity, NUMA nodes and memory policy (host_linux.go), lockmem, I/O
+// priority, cgroup (cgroup_linux.go), nice, ioscheduler, exec_prerun;
+// after the job munlock, leaving the cgroup, then exec_postrun. The thread settings are per thread on Linux, so they
 // apply to the job only; a thread that got them is not handed back to
 // the Go scheduler but ends with the job's goroutine.
 
@@ -33,6 +34,7 @@ type threadSetup struct {
 	// errInfo: the job failed setting up its thread; fio prints that
 	// failure on its info stream (stdout), not on stderr.
 	errInfo bool
+	cg      cgroupState // the job's control group (cgroup_linux.go)
 }
 
 // newThreadSetup returns the thread setup of task t, the index-th job of
@@ -58,13 +60,24 @@ func (w *worker) threadStart() bool {
 	if ts.errs == nil {
 		ts.errs = io.Discard
 	}
-	if j.CPUsSet || j.PrioSet || j.PrioClassSet || j.Nice != 0 {
+	host := j.UIDSet || j.GIDSet || j.CPUNodesSet || j.MemPolicy != jobspec.MemPolicyNone || j.Cgroup != ""
+	if j.CPUsSet || j.PrioSet || j.PrioClassSet || j.Nice != 0 || host {
 		// The thread's settings stay with it: keep it locked when the
 		// goroutine ends, so that the runtime ends the thread too.
 		runtime.LockOSThread()
 	}
+	if j.UIDSet || j.GIDSet {
+		if e, fn := switchIDs(j); e != 0 {
+			return w.threadFailed(e, fn)
+		}
+	}
 	if j.CPUsSet {
 		if e, fn := setAffinity(j, ts.number, ts.errs); e != 0 {
+			return w.threadFailed(e, fn)
+		}
+	}
+	if host {
+		if e, fn := numaPlace(j); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
@@ -80,6 +93,9 @@ func (w *worker) threadStart() bool {
 		if e := setIOPrio(j.PrioClass, j.Prio); e != 0 {
 			return w.threadFailed(e, "ioprio_set")
 		}
+	}
+	if j.Cgroup != "" && !w.cgroupStart() {
+		return false
 	}
 	if j.Nice != 0 {
 		if e := addNice(j.Nice); e != 0 {
@@ -117,6 +133,7 @@ func (w *worker) threadEnd() {
 		unix.Munmap(ts.locked)
 		ts.locked = nil
 	}
+	w.cgroupEnd()
 	if ts.postrun && w.job.ExecPostrun != "" {
 		execAround(ts.info, w.job.Name, "postrun", w.job.ExecPostrun)
 	}

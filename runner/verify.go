@@ -72,6 +72,7 @@ type verifier struct {
 	reading  bool // in the verify phase
 	cont     bool // continue_on_error covers verify errors
 	survived bool // a bad block was seen and survived (cont)
+	async    bool // verify_async: checked inline, reported as fio's verifier threads do
 	record   bool // blocks written are recorded to be read back
 
 	list []vblock // blocks written this loop, in order
@@ -86,8 +87,8 @@ type verifier struct {
 	numberio uint16
 	thread   uint16
 	seed     uint64
-	stored   [64]byte // scratch: the checksum the header holds
-	calc     [64]byte // scratch: the checksum computed
+	stored   [128]byte // scratch: the checksum the header holds
+	calc     [128]byte // scratch: the checksum computed
 }
 
 // vblock is a block written, to be read back.
@@ -113,7 +114,7 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	}
 	v := &verifier{typ: o.Type, fatal: o.Fatal, only: o.Only, do: o.Do,
 		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern,
-		interval: o.Interval, hdrOff: o.Offset, thread: uint16(j.JobNum + 1), seed: j.RandSeed | 1,
+		interval: o.Interval, hdrOff: o.Offset, async: o.Async > 0, thread: uint16(j.JobNum + 1), seed: j.RandSeed | 1,
 		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoresVerify(j)}
 	switch o.Type {
 	case jobspec.VerifyPattern:
@@ -295,7 +296,10 @@ func (w *worker) verifyRead(u *IOUnit) {
 		return
 	}
 	fn := "io_u_sync_complete"
-	if w.reaper != nil {
+	switch {
+	case v.async:
+		fn = "async_verify"
+	case w.reaper != nil:
 		fn = "io_u_queued_complete"
 	}
 	w.fail(unix.EILSEQ, fn)
@@ -351,6 +355,7 @@ func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
 		n := v.sum.size
 		stored, calc := v.stored[:n], v.calc[:n]
 		copy(stored, c[verifyHdrLen:])
+		copy(calc, stored) // sha512 keeps some of the stored bytes
 		// Like fio, the data starts after the checksum of the type the
 		// header names.
 		start := verifyHdrLen + n
@@ -385,12 +390,17 @@ func (v *verifier) typeMismatch(c []byte) string {
 }
 
 // flags is what fio prints as the unit's flags in a verify failure: 0x88
-// for a read of the verify phase, 8 for a read of the workload.
+// for a read of the verify phase, 8 for a read of the workload; with
+// verify_async, 0x84 and 4.
 func (v *verifier) flags() int {
-	if v.reading {
-		return 0x88
+	f := 8
+	if v.async {
+		f = 4
 	}
-	return 8
+	if v.reading {
+		f |= 0x80
+	}
+	return f
 }
 
 // checkPattern verifies a block of verify=pattern.

@@ -15,6 +15,8 @@ package runner
 //	crc16     CRC-16/ARC (reflected 0x8005, initial value 0); little-endian
 //	crc7      polynomial 0x09 MSB first, initial value 0; one byte
 //	sha1      the digest with each 32-bit word byte-swapped
+//	sha256,   not digests: see verify_sha2.go
+//	sha512
 //	sha3-*    the digest
 //	xxhash    XXH32 with seed 1; little-endian
 
@@ -53,6 +55,10 @@ func sumFor(t jobspec.VerifyType) (s verifySum, ok bool) {
 		return verifySum{7, 2, func(d, p []byte) { binary.LittleEndian.PutUint16(d, crc16ARC(p)) }}, true
 	case jobspec.VerifyCRC7:
 		return verifySum{8, 1, func(d, p []byte) { d[0] = crc7(p) }}, true
+	case jobspec.VerifySHA256:
+		return verifySum{9, sha256FieldLen, fioSHA256}, true
+	case jobspec.VerifySHA512:
+		return verifySum{10, sha512FieldLen, fioSHA512}, true
 	case jobspec.VerifySHA3_224:
 		return verifySum{11, 28, func(d, p []byte) { h := sha3.Sum224(p); copy(d, h[:]) }}, true
 	case jobspec.VerifySHA3_256:

@@ -19,8 +19,9 @@ type worker struct {
 	files []*jobFile
 
 	eng       Engine
-	committer Committer // nil for engines without a commit step
-	reaper    Reaper    // nil for synchronous engines
+	committer Committer  // nil for engines without a commit step
+	reaper    Reaper     // nil for synchronous engines
+	flow      *flowState // nil without flow (flow.go)
 
 	units  []*IOUnit
 	free   []*IOUnit // units not in flight
@@ -404,6 +405,9 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	if j.NumberIOs > 0 && w.ios >= j.NumberIOs {
 		return false
+	}
+	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
+		return false // strided zones may end a loop early (zone.go)
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }

@@ -26,6 +26,7 @@ import (
 // a mutex.
 type Sampler struct {
 	bytes, ios [NDirs]atomic.Uint64 // completed since Start, as last published
+	started    atomic.Int64         // the time Start was last called (ns)
 
 	mu      sync.Mutex
 	running bool
@@ -92,6 +93,7 @@ func (s *Sampler) Start(now int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.running = true
+	s.started.Store(now)
 	s.bwAcc, s.iopsAcc = [NDirs]Accum{}, [NDirs]Accum{}
 	s.bw.last, s.io.last = now, now
 	s.bw.base, s.io.base = [NDirs]uint64{}, [NDirs]uint64{}

@@ -1,0 +1,124 @@
+package jobspec
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ZoneMode is zonemode.
+type ZoneMode uint8
+
+// The zonemode choices.
+const (
+	ZoneNone    ZoneMode = iota // zonemode=none: the zone sizes are ignored
+	ZoneStrided                 // zonemode=strided
+	ZoneZBD                     // zonemode=zbd (refused: zoned block devices)
+)
+
+// ZoneOptions are the zone options. With zonemode=strided, zonesize bytes
+// are done in each zone of zonerange bytes before the next zone, zoneskip
+// bytes after its end. The zbd-only options (zonecapacity,
+// read_beyond_wp, max_open_zones, job_max_open_zones,
+// ignore_zone_limits, zone_reset_threshold, zone_reset_frequency) are
+// read and, as fio does outside zonemode=zbd, ignored.
+type ZoneOptions struct {
+	Mode     ZoneMode
+	Size     uint64 // zonesize
+	Capacity uint64 // zonecapacity
+	Range    uint64 // zonerange
+	// Skip is zoneskip. fio 3.33 stores zoneskip=N% as -(N+1) bytes and
+	// steps by that; gofio does the same.
+	Skip int64
+
+	ReadBeyondWP     bool
+	MaxOpenZones     int
+	JobMaxOpenZones  int
+	IgnoreZoneLimits bool
+	ResetThreshold   float64
+	ResetFrequency   float64
+}
+
+// setZoneMode reads zonemode; zbd needs zoned block device support gofio
+// does not have.
+func setZoneMode(j *Job, value string) error {
+	switch {
+	case matchChoice(value, "none"):
+		j.Zone.Mode = ZoneNone
+	case matchChoice(value, "strided"):
+		j.Zone.Mode = ZoneStrided
+	case matchChoice(value, "zbd"):
+		j.Zone.Mode = ZoneZBD
+		return &UnsupportedError{Option: "zonemode", Value: value,
+			Reason: "gofio has no zoned block device support; zonemode=strided works"}
+	default:
+		return errChoice
+	}
+	return nil
+}
+
+// setZoneSkip reads zoneskip: a size, or N% which fio 3.33 turns into a
+// step of -(N+1) bytes.
+func setZoneSkip(j *Job, value string) error {
+	var ok bool
+	for _, p := range pieces(value, true) {
+		if isZones(p.Text) {
+			return &UnsupportedError{Option: "zoneskip", Value: value}
+		}
+		v, err := parseSize(p.Text, j.KBBase)
+		if err != nil {
+			continue
+		}
+		if v.Percent {
+			j.Zone.Skip = -int64(v.N) - 1
+		} else {
+			j.Zone.Skip = v.N
+		}
+		ok = true
+	}
+	if !ok {
+		return errNoNumber
+	}
+	return nil
+}
+
+// setZoneFloat returns a setter for zone_reset_threshold or
+// zone_reset_frequency: a value in [0, 1].
+func setZoneFloat(field func(*Job) *float64) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		text := strings.TrimSpace(pieces(value, true)[0].Text)
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return errNoNumber
+		}
+		if v < 0 || v > 1 {
+			return &rangeFloatError{v: v, lo: v < 0}
+		}
+		*field(j) = v
+		return nil
+	}
+}
+
+// rangeFloatError is fio's message for a float option out of [0, 1].
+type rangeFloatError struct {
+	v  float64
+	lo bool
+}
+
+func (e *rangeFloatError) Error() string {
+	if e.lo {
+		return "value out of range: " + strconv.FormatFloat(e.v, 'f', 6, 64) + " (range min: 0.000000)"
+	}
+	return "value out of range: " + strconv.FormatFloat(e.v, 'f', 6, 64) + " (range max: 1.000000)"
+}
+
+// zoneProblem returns fio's refusal of the job's zone settings, or "".
+func (j *Job) zoneProblem() string {
+	z := &j.Zone
+	switch {
+	case z.Mode == ZoneNone && z.Size != 0:
+		return "fio: --zonemode=none and --zonesize are not compatible."
+	case z.Mode == ZoneStrided && z.Size == 0:
+		return "fio: --zonesize must be specified when using --zonemode=strided."
+	}
+	return ""
+}
