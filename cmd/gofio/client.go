@@ -149,16 +149,11 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	out := stdout
-	if s.outputPath != "" {
-		f, err := os.Create(s.outputPath)
-		if err != nil {
-			fmt.Fprintf(stderr, "fio: output file open error: %s\n", errText(err))
-			return 1
-		}
-		defer f.Close()
-		out = f
+	out, closeOut, ok := s.openOutput(stdout, stderr)
+	if !ok {
+		return 1
 	}
+	defer closeOut()
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 

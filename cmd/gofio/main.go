@@ -46,6 +46,21 @@ type formats struct {
 	normal, json, jsonPlus, terse bool
 }
 
+// openOutput returns where the report goes: --output's file, created as
+// fio creates it, or stdout; closeOut closes the file. It reports false
+// after printing fio's message when the file cannot be created.
+func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut func(), ok bool) {
+	if s.outputPath == "" {
+		return stdout, func() {}, true
+	}
+	f, err := os.Create(s.outputPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "fio: output file open error: %s\n", errText(err))
+		return nil, nil, false
+	}
+	return f, func() { f.Close() }, true
+}
+
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -59,16 +74,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 
-	out := stdout
-	if s.outputPath != "" {
-		f, err := os.Create(s.outputPath)
-		if err != nil {
-			fmt.Fprintf(stderr, "fio: output file open error: %s\n", errText(err))
-			return 1
-		}
-		defer f.Close()
-		out = f
+	out, closeOut, ok := s.openOutput(stdout, stderr)
+	if !ok {
+		return 1
 	}
+	defer closeOut()
 	bw := bufio.NewWriter(out)
 	defer bw.Flush()
 	con := &console{out: bw, term: stdout}
