@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 )
@@ -384,23 +383,9 @@ func checkIgnoreError(r *reader, o *Option, value string) bool {
 	if r.dry {
 		return true
 	}
-	for i, list := range strings.Split(value, ",") {
-		if i >= 3 {
-			break
-		}
-		for _, e := range strings.Split(list, ":") {
-			if e == "" {
-				continue
-			}
-			if _, err := strconv.Atoi(e); err == nil {
-				continue
-			}
-			if _, ok := ignoreErrnoByName(e); ok {
-				continue
-			}
-			r.errf("Unknown error %s, please use number value", e)
-			return false
-		}
+	if _, err := parseIgnoreError(value); err != nil {
+		r.errf("%s", err)
+		return false
 	}
 	return true
 }

@@ -85,10 +85,21 @@ func (m *MiscOptions) HugePage() uint64 {
 	return m.HugepageSize
 }
 
-// setIgnoreError reads ignore_error's lists: up to three comma-separated
-// lists (read, write, verify) of ':'-separated errno names or numbers.
-// A later ignore_error replaces the lists of an earlier one.
+// setIgnoreError reads ignore_error. A later ignore_error replaces the
+// lists of an earlier one.
 func setIgnoreError(j *Job, value string) error {
+	lists, err := parseIgnoreError(value)
+	if err != nil {
+		return err
+	}
+	j.Misc.IgnoreError, j.Misc.IgnoreErrorSet = lists, true
+	return nil
+}
+
+// parseIgnoreError reads ignore_error's lists: up to three comma-separated
+// lists (read, write, verify) of ':'-separated errno names or numbers. The
+// error names the first entry that is neither, in fio's words.
+func parseIgnoreError(value string) ([3][]int, error) {
 	var lists [3][]int
 	for i, list := range strings.Split(value, ",") {
 		if i >= 3 {
@@ -107,13 +118,12 @@ func setIgnoreError(j *Job, value string) error {
 			}
 			en, ok := ignoreErrnoByName(e)
 			if !ok {
-				return fmt.Errorf("Unknown error %s, please use number value", e)
+				return lists, fmt.Errorf("Unknown error %s, please use number value", e)
 			}
 			lists[i] = append(lists[i], int(en))
 		}
 	}
-	j.Misc.IgnoreError, j.Misc.IgnoreErrorSet = lists, true
-	return nil
+	return lists, nil
 }
 
 // ignoreErrnoByName finds an errno ignore_error names: fio 3.33 knows
