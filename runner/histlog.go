@@ -104,14 +104,7 @@ func (h *histLog) writeFile(l *jobLogs, name string, epoch int64) error {
 	var b []byte
 	for i := range h.lines {
 		ln := &h.lines[i]
-		b = b[:0]
-		var ms int64
-		if l.alt {
-			ms = (ln.at + l.altOffset) / 1e6
-		} else {
-			ms = max(ln.at-epoch, 0) / 1e6
-		}
-		b = strconv.AppendInt(b, ms, 10)
+		b = strconv.AppendInt(b[:0], l.logMS(ln.at, epoch), 10)
 		b = append(b, ", "...)
 		b = strconv.AppendUint(b, uint64(ln.dir), 10)
 		b = append(b, ", "...)

@@ -116,19 +116,23 @@ func (l *jobLogs) writeFile(name string, log *ioLog, epoch int64) error {
 	return closeLog(f, bw, name)
 }
 
+// logMS is the time column of an entry taken at (ns, on the monotonic
+// clock): ms since the epoch, or on the log_unix_epoch /
+// log_alternate_epoch clock.
+func (l *jobLogs) logMS(at, epoch int64) int64 {
+	if l.alt {
+		return (at + l.altOffset) / 1e6
+	}
+	return max(at-epoch, 0) / 1e6
+}
+
 // appendEntry appends e's line to b: "time, value, direction, block
 // size[, offset], priority": with log_prio the I/O's ioprio value as
 // 0x%04x, else 1 for the realtime class and 0 for others, as fio 3.33
 // prints them. Time is ms since the epoch, or on the log_unix_epoch /
 // log_alternate_epoch clock.
 func (l *jobLogs) appendEntry(b []byte, e *logEntry, epoch int64) []byte {
-	var ms int64
-	if l.alt {
-		ms = (e.at + l.altOffset) / 1e6
-	} else {
-		ms = max(e.at-epoch, 0) / 1e6
-	}
-	b = strconv.AppendInt(b, ms, 10)
+	b = strconv.AppendInt(b, l.logMS(e.at, epoch), 10)
 	b = append(b, ", "...)
 	b = strconv.AppendUint(b, e.val, 10)
 	b = append(b, ", "...)
