@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/gofio/gofio/internal/crc16"
 )
 
 // Protocol constants of fio 3.33.
@@ -37,23 +39,6 @@ type Msg struct {
 	Payload []byte
 }
 
-// crc16 is CRC-16/ARC: polynomial 0x8005 reflected (0xA001), initial
-// value 0, no final XOR.
-func crc16(b []byte) uint16 {
-	var c uint16
-	for _, x := range b {
-		c ^= uint16(x)
-		for range 8 {
-			if c&1 != 0 {
-				c = c>>1 ^ 0xA001
-			} else {
-				c >>= 1
-			}
-		}
-	}
-	return c
-}
-
 // appendHeader appends the header of one fragment of payload p.
 func appendHeader(dst []byte, op Op, flags uint32, tag uint64, p []byte) []byte {
 	h := make([]byte, HeaderSize)
@@ -62,8 +47,8 @@ func appendHeader(dst []byte, op Op, flags uint32, tag uint64, p []byte) []byte 
 	binary.LittleEndian.PutUint32(h[4:], flags)
 	binary.LittleEndian.PutUint64(h[8:], tag)
 	binary.LittleEndian.PutUint32(h[16:], uint32(len(p)))
-	binary.LittleEndian.PutUint16(h[20:], crc16(h[:20]))
-	binary.LittleEndian.PutUint16(h[22:], crc16(p))
+	binary.LittleEndian.PutUint16(h[20:], crc16.ARC(h[:20]))
+	binary.LittleEndian.PutUint16(h[22:], crc16.ARC(p))
 	return append(dst, h...)
 }
 
@@ -112,7 +97,7 @@ func ReadMsg(r io.Reader) (Msg, error) {
 			}
 			return m, err
 		}
-		if got, want := crc16(h[:20]), binary.LittleEndian.Uint16(h[20:]); got != want {
+		if got, want := crc16.ARC(h[:20]), binary.LittleEndian.Uint16(h[20:]); got != want {
 			return m, fmt.Errorf("%w: fio: server bad crc on command (got %x, wanted %x)", ErrProtocol, got, want)
 		}
 		if v := binary.LittleEndian.Uint16(h); v != Version {
@@ -143,7 +128,7 @@ func ReadMsg(r io.Reader) (Msg, error) {
 			}
 			return m, err
 		}
-		if got, want := crc16(m.Payload[start:]), binary.LittleEndian.Uint16(h[22:]); got != want {
+		if got, want := crc16.ARC(m.Payload[start:]), binary.LittleEndian.Uint16(h[22:]); got != want {
 			return m, fmt.Errorf("%w: fio: server bad crc on payload (got %x, wanted %x)", ErrProtocol, got, want)
 		}
 		if flags&flagMore == 0 {

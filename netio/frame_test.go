@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofio/gofio/internal/crc16"
 )
 
 func unhex(t *testing.T, s string) []byte {
@@ -16,21 +18,6 @@ func unhex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func TestCRC16(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want uint16
-	}{
-		{"123456789", 0xBB3D}, // CRC-16/ARC check value
-		{"", 0},
-		{"\x00\x00\x00", 0}, // all-zero input
-	} {
-		if got := crc16([]byte(c.in)); got != c.want {
-			t.Errorf("crc16(%q) = %#04x, want %#04x", c.in, got, c.want)
-		}
-	}
 }
 
 // TestEncodeGolden checks whole messages against bytes captured from
@@ -115,19 +102,19 @@ func TestReadMsgErrors(t *testing.T) {
 		{"payload crc", corrupt(func(b []byte) []byte { b[24]++; return b }), "bad crc on payload"},
 		{"version", func() []byte {
 			b := corrupt(func(b []byte) []byte { b[0] = 96; return b })
-			le(b).put16(20, crc16(b[:20]))
+			le(b).put16(20, crc16.ARC(b[:20]))
 			return b
 		}(), "version mismatch (96 != 97)"},
 		{"too large", func() []byte {
 			b := corrupt(func(b []byte) []byte { le(b).put32(16, 2000); return b })
-			le(b).put16(20, crc16(b[:20]))
+			le(b).put16(20, crc16.ARC(b[:20]))
 			return b
 		}(), "payload too large: 2000"},
 		{"fragment opcode", func() []byte {
 			b := append([]byte(nil), two...)
 			h := b[HeaderSize+MaxFragment:]
 			le(h).put16(2, uint16(OpText))
-			le(h).put16(20, crc16(h[:20]))
+			le(h).put16(20, crc16.ARC(h[:20]))
 			return b
 		}(), "fragment opcode mismatch"},
 	} {

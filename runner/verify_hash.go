@@ -29,6 +29,7 @@ import (
 	"hash/crc64"
 	"math/bits"
 
+	"github.com/gofio/gofio/internal/crc16"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -52,7 +53,7 @@ func sumFor(t jobspec.VerifyType) (s verifySum, ok bool) {
 	case jobspec.VerifyCRC32C:
 		return verifySum{5, 4, func(d, p []byte) { binary.LittleEndian.PutUint32(d, crc32cRaw(p)) }}, true
 	case jobspec.VerifyCRC16:
-		return verifySum{7, 2, func(d, p []byte) { binary.LittleEndian.PutUint16(d, crc16ARC(p)) }}, true
+		return verifySum{7, 2, func(d, p []byte) { binary.LittleEndian.PutUint16(d, crc16.ARC(p)) }}, true
 	case jobspec.VerifyCRC7:
 		return verifySum{8, 1, func(d, p []byte) { d[0] = crc7(p) }}, true
 	case jobspec.VerifySHA256:
@@ -126,30 +127,6 @@ func crc32MSB(p []byte) uint32 {
 	var c uint32
 	for _, b := range p {
 		c = c<<8 ^ crc32MSBTable[byte(c>>24)^b]
-	}
-	return c
-}
-
-var crc16Table = func() (t [256]uint16) {
-	for i := range t {
-		c := uint16(i)
-		for range 8 {
-			if c&1 != 0 {
-				c = c>>1 ^ 0xA001
-			} else {
-				c >>= 1
-			}
-		}
-		t[i] = c
-	}
-	return t
-}()
-
-// crc16ARC is CRC-16/ARC: reflected polynomial 0x8005, initial value 0.
-func crc16ARC(p []byte) uint16 {
-	var c uint16
-	for _, b := range p {
-		c = c>>8 ^ crc16Table[byte(c)^b]
 	}
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/gofio/gofio/internal/crc16"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -21,8 +22,8 @@ func TestVerifyChecksums(t *testing.T) {
 	if got := crc64Jones(check); got != 0xe9c6d914c4b8d9ca { // CRC-64/REDIS
 		t.Errorf("crc64Jones = %#x", got)
 	}
-	if got := crc16ARC(check); got != 0xBB3D { // CRC-16/ARC
-		t.Errorf("crc16ARC = %#x", got)
+	if got := crc16.ARC(check); got != 0xBB3D { // CRC-16/ARC
+		t.Errorf("crc16.ARC = %#x", got)
 	}
 	if got := crc7(check); got != 0x75 { // CRC-7/MMC
 		t.Errorf("crc7 = %#x", got)
