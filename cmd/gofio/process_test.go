@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -151,10 +152,49 @@ func runUntil(t *testing.T, dir, bin, want string, delay time.Duration, act func
 }
 
 // until is what shows that a process is ready for the action: its stdout
-// showing a text, then a file existing (each "" for no condition).
+// showing a text, then a file existing, then a process of the run (fio's
+// job processes included) holding a file open for reading; each "" for
+// no condition.
 type until struct {
 	stdout string
 	file   string
+	reads  string
+}
+
+// readsFile reports whether pid or one of its descendants has name open
+// read-only (/proc/PID/fd and fdinfo).
+func readsFile(pid int, name string) bool {
+	procs := []int{pid}
+	for i := 0; i < len(procs); i++ {
+		p := procs[i]
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p))
+		for _, fd := range fds {
+			if link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p, fd.Name())); err != nil || link != name {
+				continue
+			}
+			info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", p, fd.Name()))
+			if err != nil {
+				continue
+			}
+			for _, l := range strings.Split(string(info), "\n") {
+				if v, ok := strings.CutPrefix(l, "flags:"); ok {
+					if f, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64); err == nil && f&unix.O_ACCMODE == unix.O_RDONLY {
+						return true
+					}
+				}
+			}
+		}
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		for _, task := range tasks {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", p, task.Name()))
+			for _, c := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(c); err == nil {
+					procs = append(procs, n)
+				}
+			}
+		}
+	}
+	return false
 }
 
 // runWhen is runUntil with the readiness of when: it starts bin with
@@ -207,9 +247,11 @@ func runWhen(t *testing.T, dir, bin string, when until, delay time.Duration, act
 		case <-exited:
 			return
 		}
-		for when.file != "" {
-			if _, err := os.Stat(when.file); err == nil {
-				break
+		for {
+			if _, err := os.Stat(when.file); when.file == "" || err == nil {
+				if when.reads == "" || readsFile(cmd.Process.Pid, when.reads) {
+					break
+				}
 			}
 			select {
 			case <-exited:

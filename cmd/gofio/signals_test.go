@@ -223,8 +223,9 @@ func TestSecondSignalAfterStop(t *testing.T) {
 	sigs <- syscall.SIGTERM
 	<-in.stop
 	sigs <- syscall.SIGTERM
-	in.finish() // the jobs have stopped
-	time.Sleep(100 * time.Millisecond)
+	in.finish() // the jobs have stopped; the watch has ended
+	// finish returns once the watch's goroutine has returned, so nothing
+	// can call exit after this: no wait is needed to see that it did not.
 	select {
 	case code := <-exited:
 		t.Errorf("exited with %d after the jobs stopped", code)
