@@ -7,7 +7,7 @@ BINDIR   := $(PREFIX)/bin
 BIN      := bin/gofio
 FIO_LINK ?= 0
 
-.PHONY: all build run test bench install fuzz clean
+.PHONY: all build run test stress bench install fuzz fuzz-list clean
 
 all: build
 
@@ -20,10 +20,33 @@ run: build
 	cp examples/quickstart.fio "$$dir"/ && cd "$$dir" && \
 	$(CURDIR)/$(BIN) quickstart.fio
 
-# test runs every test, the differential comparisons with real fio included.
+# test runs every test, the differential comparisons with real fio included,
+# and prints how long it took. TESTTIMEOUT bounds each test binary (Go's
+# default of 10m is too short for conformance on a loaded 2-core machine;
+# 30m fits CI's 90-minute budget). The unit packages run first, side by
+# side; conformance, which runs fio and gofio on the same jobs and is the
+# slowest, then runs alone so that nothing else starves it.
+TESTTIMEOUT ?= 30m
+TESTFLAGS   ?=
 test:
-	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	@start=$$(date +%s); rc=0; \
+	$(GO) vet ./... || rc=$$?; \
+	if [ $$rc = 0 ]; then \
+		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) $$($(GO) list ./... | grep -v '/conformance$$') || rc=$$?; \
+		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) ./conformance || rc=$$?; \
+	fi; \
+	t=$$(( $$(date +%s) - start )); \
+	printf 'make test: %s in %dm%02ds\n' "$$( [ $$rc = 0 ] && echo ok || echo FAILED )" $$((t / 60)) $$((t % 60)); \
+	exit $$rc
+
+# stress runs the conformance suite, the timing-sensitive tests and the
+# seed command lines under load (CPU hogs, a disk writer, memory
+# pressure); see stress/main.go. STRESS_RUNS runs of each seed command;
+# STRESSFLAGS passes more flags (e.g. -only=seeds).
+STRESS_RUNS ?= 20
+STRESSFLAGS ?=
+stress: build
+	$(GO) run ./stress -gofio $(BIN) -runs $(STRESS_RUNS) $(STRESSFLAGS)
 
 # bench runs fio and gofio side by side on the same jobs (see bench/main.go).
 bench: build
@@ -34,13 +57,18 @@ install: build
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/gofio
 	@if [ "$(FIO_LINK)" = 1 ]; then ln -sf gofio $(DESTDIR)$(BINDIR)/fio; echo "installed fio -> gofio link"; fi
 
-# fuzz runs every fuzz target for FUZZTIME each (go test -fuzz takes one
-# target at a time): the job-file parser and the value parsers.
+# fuzz runs every fuzz target of the repository for FUZZTIME each (go test
+# -fuzz takes one target at a time). The targets are found by their
+# `func FuzzXxx(` lines, so a new one is fuzzed without editing this file;
+# `make fuzz-list` prints them.
 FUZZTIME ?= 10m
-FUZZ_TARGETS := parser:FuzzParseJobFile jobspec:FuzzParseSize jobspec:FuzzParseTime jobspec:FuzzReadValue
+FUZZ_FIND = grep -rHo --include='*_test.go' --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*(' . | \
+	sed -e 's|^\./||' -e 's|/[^/]*_test\.go:func | |' -e 's|($$||' | sort
+fuzz-list:
+	@$(FUZZ_FIND)
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t#*:}; \
+	@set -e; list=$$($(FUZZ_FIND)); [ -n "$$list" ] || { echo "no fuzz targets found"; exit 1; }; \
+	echo "$$list" | while read pkg name; do \
 		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
 		$(GO) test -run='^$$' -fuzz="^$$name\$$" -fuzztime=$(FUZZTIME) ./$$pkg; \
 	done

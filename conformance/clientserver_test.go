@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -244,7 +245,9 @@ func TestClientServerDisconnect(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Vanish once the run has started: the server says so with
+	// SERVER_START (op 14), as fio's does.
+	waitForOp(t, c, 14)
 	c.Close()
 	start := time.Now()
 	r := runClient(t, fioPath, port, csCases[0].job)
@@ -253,6 +256,27 @@ func TestClientServerDisconnect(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "Run status group 0") {
 		t.Errorf("no report after disconnected clients:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// waitForOp reads the server's messages on c, by hand as jobMsg writes
+// them (24-byte header: the opcode at 2, the payload length at 16), until
+// one has opcode op.
+func waitForOp(t *testing.T, c net.Conn, op uint16) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	defer c.SetReadDeadline(time.Time{})
+	h := make([]byte, 24)
+	for {
+		if _, err := io.ReadFull(c, h); err != nil {
+			t.Fatalf("waiting for opcode %d from the server: %v", op, err)
+		}
+		if _, err := io.CopyN(io.Discard, c, int64(binary.LittleEndian.Uint32(h[16:]))); err != nil {
+			t.Fatalf("waiting for opcode %d from the server: %v", op, err)
+		}
+		if binary.LittleEndian.Uint16(h[2:]) == op {
+			return
+		}
 	}
 }
 

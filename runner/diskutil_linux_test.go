@@ -218,7 +218,17 @@ func TestDiskTrackerReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	time.Sleep(600 * time.Millisecond) // at least two 250 ms samples after the fsync
+	// Wait for a 250 ms sample that counts the writes (a loaded machine
+	// delays them, so no fixed wait is enough).
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if d := tr.Disks(); len(d) > 0 && d[0].WriteIOs > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			break // the check below reports it
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	tr.Stop()
 	disks := tr.Disks()
 	if len(disks) == 0 {

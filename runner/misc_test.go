@@ -194,11 +194,20 @@ func TestFileLocker(t *testing.T) {
 			b.unlock(ub)
 			got <- true
 		}()
+		// A second I/O that may share the lock gets it however slowly
+		// the machine schedules the goroutine: wait for it (10 s at
+		// most). One that may not is seen still waiting 50 ms on; a
+		// loaded machine can only make a wrongly shared lock harder to
+		// see there, never fail the test.
+		wait := 50 * time.Millisecond
+		if tt.shares {
+			wait = 10 * time.Second
+		}
 		shared := false
 		select {
 		case <-got:
 			shared = true
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(wait):
 		}
 		a.unlock(ua)
 		wg.Wait()

@@ -105,7 +105,10 @@ func TestFileShrinksMidRun(t *testing.T) {
 	}
 	run := func(bin string) result {
 		name := filepath.Join(dir, filepath.Base(bin)+".dat")
-		r := runUntil(t, dir, bin, "Laying out IO file (1 file / 1MiB)\n", 300*time.Millisecond, func(*os.Process) {
+		// Truncate once the job reads the file (fio's job process has
+		// it open read-only; the layout opened it for writing), then
+		// 300 ms into the reading.
+		r := runWhen(t, dir, bin, until{reads: name}, 300*time.Millisecond, func(*os.Process) {
 			if err := os.Truncate(name, 0); err != nil {
 				t.Error(err)
 			}

@@ -83,6 +83,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer bw.Flush()
 	con := &console{out: bw, term: stdout}
 
+	// fio catches SIGINT, SIGTERM and SIGUSR1 from here on, just before
+	// it prints the job lines; before (reading the job files), they kill
+	// it, as they kill gofio until these calls. A signal caught here
+	// waits in the channel until watchInterrupts reads it.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
+
 	var log io.Writer // progress lines: only in normal mode, as fio
 	if s.formats.normal {
 		printHeaders(bw, plan)
@@ -102,12 +113,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		info, msgs = con, con
 	}
 
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	usr1 := make(chan os.Signal, 1)
-	signal.Notify(usr1, syscall.SIGUSR1)
-	defer signal.Stop(usr1)
 	intr := watchInterrupts(sigs, msgs, stderr, os.Exit)
 
 	prog := runner.NewProgress(plan)

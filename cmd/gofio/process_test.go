@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -147,17 +148,70 @@ func runOnTerminal(t *testing.T, dir, bin string, args ...string) result {
 // file) and returns the result, took measured from act.
 func runUntil(t *testing.T, dir, bin, want string, delay time.Duration, act func(p *os.Process), args ...string) result {
 	t.Helper()
+	return runWhen(t, dir, bin, until{stdout: want}, delay, act, args...)
+}
+
+// until is what shows that a process is ready for the action: its stdout
+// showing a text, then a file existing, then a process of the run (fio's
+// job processes included) holding a file open for reading; each "" for
+// no condition.
+type until struct {
+	stdout string
+	file   string
+	reads  string
+}
+
+// readsFile reports whether pid or one of its descendants has name open
+// read-only (/proc/PID/fd and fdinfo).
+func readsFile(pid int, name string) bool {
+	procs := []int{pid}
+	for i := 0; i < len(procs); i++ {
+		p := procs[i]
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p))
+		for _, fd := range fds {
+			if link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p, fd.Name())); err != nil || link != name {
+				continue
+			}
+			info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", p, fd.Name()))
+			if err != nil {
+				continue
+			}
+			for _, l := range strings.Split(string(info), "\n") {
+				if v, ok := strings.CutPrefix(l, "flags:"); ok {
+					if f, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64); err == nil && f&unix.O_ACCMODE == unix.O_RDONLY {
+						return true
+					}
+				}
+			}
+		}
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		for _, task := range tasks {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", p, task.Name()))
+			for _, c := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(c); err == nil {
+					procs = append(procs, n)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// runWhen is runUntil with the readiness of when: it starts bin with
+// args, waits for when, lets it run for delay, then calls act.
+func runWhen(t *testing.T, dir, bin string, when until, delay time.Duration, act func(p *os.Process), args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	pr, pw := io.Pipe()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, pw), &errb
 	seen := make(chan struct{})
-	if want == "" {
+	if when.stdout == "" {
 		close(seen)
 	}
 	go func() {
-		if want == "" {
+		if when.stdout == "" {
 			io.Copy(io.Discard, pr)
 			return
 		}
@@ -166,7 +220,7 @@ func runUntil(t *testing.T, dir, bin, want string, delay time.Duration, act func
 		for {
 			n, err := pr.Read(b)
 			buf.Write(b[:n])
-			if strings.Contains(buf.String(), want) {
+			if strings.Contains(buf.String(), when.stdout) {
 				close(seen)
 				io.Copy(io.Discard, pr)
 				return
@@ -180,21 +234,44 @@ func runUntil(t *testing.T, dir, bin, want string, delay time.Duration, act func
 		t.Fatal(err)
 	}
 	waited := make(chan error, 1)
+	exited := make(chan struct{})
 	go func() {
 		waited <- cmd.Wait()
+		close(exited)
 		pw.Close()
+	}()
+	ready := make(chan struct{})
+	go func() {
+		select {
+		case <-seen:
+		case <-exited:
+			return
+		}
+		for {
+			if _, err := os.Stat(when.file); when.file == "" || err == nil {
+				if when.reads == "" || readsFile(cmd.Process.Pid, when.reads) {
+					break
+				}
+			}
+			select {
+			case <-exited:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+		close(ready)
 	}()
 	var acted time.Time
 	select {
-	case <-seen:
+	case <-ready:
 		time.Sleep(delay)
 		acted = time.Now()
 		act(cmd.Process)
 	case err := <-waited:
-		t.Fatalf("%s %q ended before printing %q: %v\nstdout:\n%s\nstderr:\n%s", bin, args, want, err, out.String(), errb.String())
+		t.Fatalf("%s %q ended before it was ready (%+v): %v\nstdout:\n%s\nstderr:\n%s", bin, args, when, err, out.String(), errb.String())
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		t.Fatalf("%s %q did not print %q within 30 s", bin, args, want)
+		t.Fatalf("%s %q was not ready (%+v) within 30 s", bin, args, when)
 	}
 	var err error
 	select {

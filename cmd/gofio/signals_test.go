@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,26 +22,39 @@ func reportAfter(out, marker string) string {
 
 // TestSignalStopsRun interrupts a 60 s time_based run of fio and of gofio
 // with SIGINT (normal output) and SIGTERM (JSON): gofio must end within a
-// second with fio's message, exit status and a complete report.
+// second with fio's message, exit status and a complete report. The
+// signal is sent once each shows that it catches signals (fio installs
+// its handlers just before it prints the job lines, and creates the job's
+// file after that; so does gofio), then delay later, so that the jobs
+// have run for a while: a signal sent at a fixed time from the start hit
+// fio before its handlers on a loaded machine, and killed it (143).
+// TestSignalBeforeJobs checks that early window.
 func TestSignalStopsRun(t *testing.T) {
 	tests := []struct {
 		sig    syscall.Signal
 		format string
-		start  string        // what shows the jobs are starting ("": nothing)
+		start  string        // what stdout shows once the jobs are starting ("": nothing)
+		file   bool          // the job reads a file, whose creation shows it is starting
 		delay  time.Duration // from then to the signal
 		marker string        // what precedes the report on fio's stdout
 	}{
 		// Ctrl-C: the message, then the normal report of what ran.
-		{syscall.SIGINT, "normal", "Starting 1 process\n", 700 * time.Millisecond, "\nfio: terminating on signal 2\n"},
+		{syscall.SIGINT, "normal", "Starting 1 process\n", false, 700 * time.Millisecond, "\nfio: terminating on signal 2\n"},
 		// kill: fio's message precedes the JSON document; gofio's goes to
-		// stderr (docs/compat.md).
-		{syscall.SIGTERM, "json", "", 1200 * time.Millisecond, "\nfio: terminating on signal 15\n{"},
+		// stderr (docs/compat.md). Nothing shows on stdout before the
+		// report, so the job reads a file of its own (in the page cache).
+		{syscall.SIGTERM, "json", "", true, 1200 * time.Millisecond, "\nfio: terminating on signal 15\n{"},
 	}
 	for _, tt := range tests {
-		args := []string{"--output-format=" + tt.format, "--name=s", "--ioengine=null", "--rw=read", "--size=1g", "--time_based", "--runtime=60"}
 		dir := t.TempDir()
 		gofio, fio := both(t, func(bin string) result {
-			return runUntil(t, dir, bin, tt.start, tt.delay, func(p *os.Process) { p.Signal(tt.sig) }, args...)
+			args := []string{"--output-format=" + tt.format, "--name=s", "--ioengine=null", "--rw=read", "--size=1g", "--time_based", "--runtime=60"}
+			when := until{stdout: tt.start}
+			if tt.file {
+				when.file = filepath.Join(dir, filepath.Base(bin)+".dat")
+				args = append(args, "--ioengine=psync", "--size=1m", "--filename="+when.file)
+			}
+			return runWhen(t, dir, bin, when, tt.delay, func(p *os.Process) { p.Signal(tt.sig) }, args...)
 		})
 		if gofio.took > time.Second {
 			t.Errorf("%v: gofio took %v to end; want under 1 s", tt.sig, gofio.took)
@@ -84,6 +99,43 @@ func TestSignalStopsRun(t *testing.T) {
 		fs := conformance.DropSampleLines(conformance.MaskNormal(f))
 		if diff := lineDiff(gs, fs); diff != "" {
 			t.Errorf("%v: report skeletons differ (gofio, fio):\n%s", tt.sig, diff)
+		}
+	}
+}
+
+// TestSignalBeforeJobs sends SIGINT and SIGTERM to fio and gofio while
+// they wait for their job file on stdin: neither catches signals yet (fio
+// installs its handlers once the jobs are read, just before it prints the
+// job lines), so both are killed by the signal, with nothing printed.
+// Stdin is closed after the signal, so that a program that caught it
+// and went on would be seen.
+func TestSignalBeforeJobs(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		gofio, fio := both(t, func(bin string) result {
+			cmd := exec.Command(bin, "--output-format=json", "-")
+			cmd.Dir = t.TempDir()
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Process.Signal(sig)
+			// The job file, should the signal not have ended the program.
+			stdin.Write([]byte("[s]\nioengine=null\nsize=1m\n"))
+			stdin.Close()
+			err = cmd.Wait()
+			return result{status: exitStatus(err), stdout: out.String(), stderr: errb.String()}
+		})
+		want := 128 + int(sig)
+		if gofio.status != want || fio.status != want {
+			t.Errorf("%v before the jobs: exit status gofio %d, fio %d; want %d", sig, gofio.status, fio.status, want)
+		}
+		if gofio.stdout != "" || gofio.stderr != "" {
+			t.Errorf("%v before the jobs: gofio printed %q, %q", sig, gofio.stdout, gofio.stderr)
 		}
 	}
 }
@@ -171,8 +223,9 @@ func TestSecondSignalAfterStop(t *testing.T) {
 	sigs <- syscall.SIGTERM
 	<-in.stop
 	sigs <- syscall.SIGTERM
-	in.finish() // the jobs have stopped
-	time.Sleep(100 * time.Millisecond)
+	in.finish() // the jobs have stopped; the watch has ended
+	// finish returns once the watch's goroutine has returned, so nothing
+	// can call exit after this: no wait is needed to see that it did not.
 	select {
 	case code := <-exited:
 		t.Errorf("exited with %d after the jobs stopped", code)
