@@ -19,8 +19,9 @@
 // processes (fio runs one per job), polled every 10 ms through /proc. A
 // command is scaled to the machine where needed (sizes, runtime, the
 // buffers of numjobs × iodepth × bs) and runs in a scratch directory;
-// each change is printed. The exit status is 1 when anything was
-// reported.
+// each change is printed. The exit status is 1 on a failed test, a hang,
+// a wrong exit status or a gofio peak RSS above fio's; results 2× off are
+// listed but do not fail the run, since the load slows fio as much.
 package main
 
 import (
@@ -119,11 +120,20 @@ func main() {
 		printSeedTable(os.Stdout, cmds, &rep)
 	}
 	fmt.Println()
+	if len(rep.farOff) > 0 {
+		// Under a load both programs slow down, often by more than 2×;
+		// these are listed to compare fio's and gofio's sensitivity, and
+		// do not make the run fail.
+		fmt.Printf("stress: %d results more than %g× away from their unloaded run\n", len(rep.farOff), farOff)
+		for _, p := range rep.farOff {
+			fmt.Println("  " + p)
+		}
+	}
 	if len(rep.problems) == 0 {
-		fmt.Println("stress: nothing to report")
+		fmt.Println("stress: 0 failures, 0 hangs")
 		return
 	}
-	fmt.Printf("stress: %d problems\n", len(rep.problems))
+	fmt.Printf("stress: %d problems (failures, hangs, wrong exit statuses, RSS above fio's)\n", len(rep.problems))
 	for _, p := range rep.problems {
 		fmt.Println("  " + p)
 	}
@@ -131,9 +141,17 @@ func main() {
 	os.Exit(1)
 }
 
-// report collects what the runs found.
+// report collects what the runs found: problems fail the run, farOff
+// results are only listed.
 type report struct {
 	problems []string
+	farOff   []string
+}
+
+func (r *report) addFarOff(format string, args ...any) {
+	p := fmt.Sprintf(format, args...)
+	r.farOff = append(r.farOff, p)
+	fmt.Println("FAR OFF: " + p)
 }
 
 func (r *report) add(format string, args ...any) {
@@ -188,6 +206,7 @@ type progRuns struct {
 	loadedM  []metrics
 	peakRSS  uint64 // KiB, over every run
 	problems int
+	farOff   int // loaded results more than farOff× away from the unloaded one
 }
 
 // seedCommands reads the seed documents and prepares their commands, each
@@ -294,8 +313,8 @@ func (s *seedRuns) loaded(run int, fio, gofio string, slack time.Duration, rep *
 		p.loadedM = append(p.loadedM, m)
 		if p.baseOK {
 			if d := judge(p.baseM, m); d != "" {
-				p.problems++
-				rep.add("%s: more than %g× away from unloaded: %s", what, farOff, d)
+				p.farOff++
+				rep.addFarOff("%s: more than %g× away from unloaded: %s", what, farOff, d)
 			}
 		}
 		line = append(line, fmt.Sprintf("%s IOPS %.4g %.1fs", p.name, m.iops, o.wall.Seconds()))
@@ -307,7 +326,7 @@ func (s *seedRuns) loaded(run int, fio, gofio string, slack time.Duration, rep *
 // median IOPS unloaded and loaded, and reports a gofio peak RSS above
 // fio's summed one.
 func printSeedTable(w io.Writer, cmds []*seedRuns, rep *report) {
-	fmt.Fprintf(w, "%-22s %12s %12s %7s %14s %14s %14s %14s %6s\n", "command", "fio RSS", "gofio RSS", "ratio", "fio IOPS idle", "fio loaded", "gofio idle", "gofio loaded", "probl.")
+	fmt.Fprintf(w, "%-22s %12s %12s %7s %14s %14s %14s %14s %6s %6s\n", "command", "fio RSS", "gofio RSS", "ratio", "fio IOPS idle", "fio loaded", "gofio idle", "gofio loaded", "probl.", "2×off")
 	for _, c := range cmds {
 		f, g := &c.prog[0], &c.prog[1]
 		ratio := "-"
@@ -318,8 +337,8 @@ func printSeedTable(w io.Writer, cmds []*seedRuns, rep *report) {
 				rep.add("%s: gofio's peak RSS %s is above fio's %s (summed over its processes)", c.cmd.name, kib(g.peakRSS), kib(f.peakRSS))
 			}
 		}
-		fmt.Fprintf(w, "%-22s %12s %12s %7s %14.4g %14.4g %14.4g %14.4g %6d\n", c.cmd.name, kib(f.peakRSS), kib(g.peakRSS), ratio,
-			f.baseM.iops, medianIOPS(f.loadedM), g.baseM.iops, medianIOPS(g.loadedM), f.problems+g.problems)
+		fmt.Fprintf(w, "%-22s %12s %12s %7s %14.4g %14.4g %14.4g %14.4g %6d %6d\n", c.cmd.name, kib(f.peakRSS), kib(g.peakRSS), ratio,
+			f.baseM.iops, medianIOPS(f.loadedM), g.baseM.iops, medianIOPS(g.loadedM), f.problems+g.problems, f.farOff+g.farOff)
 	}
 }
 
