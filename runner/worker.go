@@ -205,17 +205,6 @@ func minBS(j *jobspec.Job) uint64 {
 	return m
 }
 
-// fillRandom fills b with reproducible pseudo-random bytes, so written
-// data does not compress or deduplicate away.
-func fillRandom(b []byte, seed uint64) {
-	var r taus88
-	r.seed(seed ^ 0x5a5a)
-	for i := 0; i+4 <= len(b); i += 4 {
-		v := r.next()
-		b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
-	}
-}
-
 func (w *worker) release() {
 	if c, ok := w.eng.(io.Closer); ok {
 		c.Close()
@@ -248,6 +237,9 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.gen.pace.stop = stop
 	j := w.job
 	writes := w.writes
+	if w.bufs.pending != nil {
+		w.fillBuffers(stop)
+	}
 	if !w.info.NoFiles && j.PreRead {
 		if err := w.preRead(); err != nil {
 			w.setupFailed(err)
