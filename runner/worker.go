@@ -521,6 +521,12 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				w.queued = append(w.queued, u)
 				if len(w.queued) >= batch {
 					now = w.commit()
+					// Filling a deep queue takes long when each
+					// submission waits for the device: poll the stop
+					// channel between submissions too (sample does,
+					// every publishCounts), so a signal stops the
+					// job with only what was submitted in flight.
+					w.sample(now)
 				}
 			}
 		}
