@@ -79,6 +79,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 
 	disks := NewDiskTracker()
 	laidOut := map[string]uint64{}
+	var measured []*task // the tasks whose disks are measured
 	for _, t := range tasks {
 		if t.info.NoIO {
 			// cpuio: no files; one endless region to draw units from.
@@ -118,6 +119,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			}
 		}
 		if !t.info.Diskless && t.job.DiskUtil && len(t.job.ReadIolog) == 0 { // fio has none for replays
+			measured = append(measured, t)
+		}
+	}
+	if !stopped(cfg.Stop) { // a signal during the layouts: fio reports no disk
+		for _, t := range measured {
 			for _, f := range t.files {
 				disks.Add(f.path)
 			}
@@ -283,7 +289,15 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	buf := make([]byte, 1<<20)
 	fillRandom(buf, t.job.RandSeed)
 	for _, f := range todo {
-		if err := f.layout(t.job, buf); err != nil {
+		if stopped(cfg.Stop) {
+			// A signal came: fio still names the layouts of the jobs
+			// after it but does none; those jobs never start.
+			return nil
+		}
+		if err := f.layout(t.job, buf, cfg.Stop); err != nil {
+			if err == errLayoutStopped {
+				return nil
+			}
 			return err
 		}
 	}
