@@ -159,6 +159,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			break // stopped: later jobs never start
 		}
 		var wg sync.WaitGroup
+		// The wave's jobs fill their buffers in their own threads, then
+		// start their I/O together, as fio's jobs do once all of them
+		// are set up; a job with startdelay starts on its own.
+		gate := &sync.WaitGroup{}
+		gate.Add(1) // until every job of the wave is counted
 		for _, t := range wave {
 			if t.err != 0 || t.skipped {
 				continue
@@ -176,6 +181,10 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			ssm.add(t)
 			w.flow = fl.of(t.job)
 			ctl.attach(t)
+			if t.job.StartDelay == 0 {
+				gate.Add(1)
+				w.gate = gate
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -190,6 +199,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				ctl.finished(t)
 			}()
 		}
+		gate.Done()
 		wg.Wait()
 	}
 	samplersDone()

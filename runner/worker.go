@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"runtime"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -93,6 +94,10 @@ type worker struct {
 	locker  *fileLocker   // lockfile (lockfile.go); nil without
 	overlap *overlapState // serialize_overlap (overlap.go); nil without
 	writes  bool          // the job writes or trims
+
+	// gate holds the job's I/O until every job of its wave has filled
+	// its buffers (run.go); nil for a job with startdelay.
+	gate *sync.WaitGroup
 }
 
 // newWorker prepares job j: engine, units and buffers. Files must have
@@ -205,6 +210,19 @@ func minBS(j *jobspec.Job) uint64 {
 	return m
 }
 
+// passGate tells the job's wave that this job is set up and, with wait,
+// waits until every job of the wave is (a stop signal cuts their setup
+// short).
+func (w *worker) passGate(wait bool) {
+	if g := w.gate; g != nil {
+		w.gate = nil
+		g.Done()
+		if wait {
+			g.Wait()
+		}
+	}
+}
+
 func (w *worker) release() {
 	if c, ok := w.eng.(io.Closer); ok {
 		c.Close()
@@ -232,6 +250,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.tid = unix.Gettid()
 	defer w.threadEnd()
 	if !w.threadStart() {
+		w.passGate(false)
 		return
 	}
 	w.gen.pace.stop = stop
@@ -240,6 +259,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	if w.bufs.pending != nil {
 		w.fillBuffers(stop)
 	}
+	w.passGate(true)
 	if !w.info.NoFiles && j.PreRead {
 		if err := w.preRead(); err != nil {
 			w.setupFailed(err)
