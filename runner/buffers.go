@@ -17,7 +17,15 @@ package runner
 // larger than a page moves the first buffer to that alignment.
 //
 // Contents: zero_buffers leaves zeros; buffer_pattern repeats the
-// pattern; otherwise random bytes. A write then gets, per unit:
+// pattern; otherwise random bytes. As in fio, only a job that writes has
+// its buffers filled, and only once: by the job's own thread when it
+// starts (fillBuffers), before its clock, a stop signal cutting the fill
+// short. A job that only reads or trims leaves them as mapped, so its
+// memory is touched only by its I/O (fio allocates iodepth × bs and, for
+// reads, does not fill it). Nor is anything filled up front where every
+// write fills its whole buffer anyway (refill_buffers, compression,
+// dedupe), or where the memory is fresh zeros (zero_buffers). A write
+// then gets, per unit:
 //
 //	refill_buffers              new random bytes
 //	buffer_compress_percentage  new random bytes, each buffer_compress_chunk
@@ -36,6 +44,7 @@ package runner
 // from its seed), so nothing is kept or allocated per write.
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -66,11 +75,17 @@ type bufState struct {
 	have     bool
 	count    uint64
 
+	// pending is the memory fillBuffers still has to fill before the
+	// job's I/O (nil: nothing), in units of per bytes.
+	pending []byte
+	per     uint64
+
 	release func() error
 }
 
 // allocBuffers allocates depth buffers of size bytes each (rounded up to
-// pages) and fills them; it returns the whole area.
+// pages); it returns the whole area. Nothing is written to it here: the
+// job's thread fills what needs filling (fillBuffers).
 func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 	j := w.job
 	page := uint64(unix.Getpagesize())
@@ -92,7 +107,9 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 		mem = mem[skip : skip+per*uint64(depth)]
 	}
 	w.bufs.init(j, w.regionBytes/max(minBS(j), 1))
-	w.bufs.initial(mem)
+	if w.bufs.needsFill(j) {
+		w.bufs.pending, w.bufs.per = mem, per
+	}
 	return mem, per, nil
 }
 
@@ -190,14 +207,51 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64) {
 	}
 }
 
-// initial fills the buffers once, before the job starts.
-func (b *bufState) initial(mem []byte) {
+// needsFill reports whether j's buffers need contents before its I/O:
+// only a job that writes (a replayed trace may write whatever the job's
+// rw) and whose writes do not each fill their whole buffer. Fresh
+// anonymous or shared memory is zeros already; a file mapping
+// (mem=mmap:PATH) may hold old data.
+func (b *bufState) needsFill(j *jobspec.Job) bool {
+	if !j.RW.Writes() && len(j.ReadIolog) == 0 {
+		return false
+	}
+	if b.zeros {
+		return j.MemPath != ""
+	}
+	return !b.refill
+}
+
+// fillBuffers gives the buffers their contents before the job's I/O, a
+// unit at a time, stopping early when stop is closed (the job then does
+// no I/O). It runs on the job's thread, so each page is first touched
+// there, as in fio where the job's process fills its own buffers.
+func (w *worker) fillBuffers(stop <-chan struct{}) {
+	b := &w.bufs
+	mem, per := b.pending, b.per
+	b.pending = nil
+	for off := uint64(0); off < uint64(len(mem)); off += per {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		b.initial(mem[off:min(off+per, uint64(len(mem)))], off)
+	}
+}
+
+// initial fills u, the unit at offset off of the buffer area, once
+// before the job's I/O.
+func (b *bufState) initial(u []byte, off uint64) {
 	switch {
 	case b.pattern != nil:
-		fillPattern(mem, b.pattern)
+		// The pattern runs on across the units, as if laid over the
+		// whole area at once.
+		fillPatternAt(u, b.pattern, off)
 	case b.zeros:
+		clear(u)
 	default:
-		fillRandom(mem, b.seedBase)
+		fillRandom(u, b.seedBase+off)
 	}
 }
 
@@ -237,6 +291,41 @@ func fillPattern(b, p []byte) {
 	for i := 0; i < len(b); i += len(p) {
 		copy(b[i:], p)
 	}
+}
+
+// fillPatternAt repeats p over b as fillPattern does over a larger area
+// in which b starts at offset off.
+func fillPatternAt(b, p []byte, off uint64) {
+	if len(b) == 0 {
+		return
+	}
+	n := copy(b, p[off%uint64(len(p)):])
+	fillPattern(b[n:], p)
+}
+
+// fillRandom fills b with reproducible pseudo-random bytes, so written
+// data does not compress or deduplicate away. It writes a 64-bit word at
+// a time (SplitMix64), several GB/s, so even an iodepth × bs of
+// gigabytes fills in a fraction of a second.
+func fillRandom(b []byte, seed uint64) {
+	x := seed ^ 0x5a5a5a5a5a5a5a5a
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x += 0x9e3779b97f4a7c15
+		binary.LittleEndian.PutUint64(b[i:], splitMix(x))
+	}
+	if i < len(b) {
+		var t [8]byte
+		binary.LittleEndian.PutUint64(t[:], splitMix(x+0x9e3779b97f4a7c15))
+		copy(b[i:], t[:])
+	}
+}
+
+// splitMix is SplitMix64's output function of its state z.
+func splitMix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // scramble changes 8 bytes of every 512 of b with a write counter.

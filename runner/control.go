@@ -42,7 +42,10 @@ func newControl(tasks []*task, prog *Progress, cfg Config) *control {
 		c.stops[i] = make(chan struct{})
 		c.index[t] = i
 	}
-	if cfg.Stop != nil {
+	if stopped(cfg.Stop) {
+		// Stopped already (during the layouts): no job starts.
+		c.stopAll()
+	} else if cfg.Stop != nil {
 		go func() {
 			select {
 			case <-cfg.Stop:

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,7 +204,7 @@ func (f *jobFile) needsLayout() uint64 {
 // layout creates or extends f to its size. Files a job reads are filled
 // with data, since reading holes measures nothing, and so are the files
 // of an overwrite=1 job; files only written are allocated per fallocate=.
-func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
+func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error {
 	fill := j.RW.Reads() || j.Overwrite
 	var pre unix.Stat_t
 	if unix.Stat(f.path, &pre) != nil && !j.AllowFileCreate {
@@ -224,7 +225,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 		return &setupError{errno: errno(err), fn: "fstat"}
 	}
 	if f.fillDev || (j.Misc.FillDevice && (j.RW.Reads() || j.Overwrite)) {
-		return f.layoutFill(fd, j, buf)
+		return f.layoutFill(fd, j, buf, stop)
 	}
 	// fallocate=native, fio's default, falls back to no preallocation when
 	// the call fails (ENOSPC on a full file system included); only files
@@ -253,6 +254,12 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 		return &setupError{errno: errno(err), fn: "ftruncate"}
 	}
 	for off := uint64(0); off < f.fileSize; {
+		if stopped(stop) {
+			// A signal: fio stops at once and leaves no partly laid
+			// out file behind.
+			unix.Unlink(f.path)
+			return errLayoutStopped
+		}
 		n := min(uint64(len(buf)), f.fileSize-off)
 		w, err := unix.Pwrite(fd, buf[:n], int64(off))
 		if err != nil {
@@ -273,6 +280,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 func dropLaidOut(fd int, size uint64) {
 	_ = unix.Fadvise(fd, 0, int64(size), unix.FADV_DONTNEED)
 }
+
+// errLayoutStopped ends a layout a stop signal cut short.
+var errLayoutStopped = errors.New("layout stopped")
 
 func errorsNil(err error) error {
 	if err != nil {

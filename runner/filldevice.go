@@ -83,7 +83,7 @@ func (w *worker) filled(u *IOUnit, e unix.Errno) bool {
 // region of a job that only reads then ends where the writing stopped; a
 // mixed job keeps its region. Jobs that only write leave the file as it
 // is.
-func (f *jobFile) layoutFill(fd int, j *jobspec.Job, buf []byte) error {
+func (f *jobFile) layoutFill(fd int, j *jobspec.Job, buf []byte, stop <-chan struct{}) error {
 	if !j.RW.Reads() && !j.Overwrite {
 		return nil
 	}
@@ -94,7 +94,7 @@ func (f *jobFile) layoutFill(fd int, j *jobspec.Job, buf []byte) error {
 		chunk = buf[:bs]
 	}
 	var off uint64
-	for off < f.fileSize { // a size fill_device gave is never reached
+	for off < f.fileSize && !stopped(stop) { // a size fill_device gave is never reached
 		if f.fileSize-off < uint64(len(chunk)) {
 			chunk = chunk[:f.fileSize-off]
 		}

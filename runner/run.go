@@ -79,6 +79,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 
 	disks := NewDiskTracker()
 	laidOut := map[string]uint64{}
+	var measured []*task // the tasks whose disks are measured
 	for _, t := range tasks {
 		if t.info.NoIO {
 			// cpuio: no files; one endless region to draw units from.
@@ -118,6 +119,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			}
 		}
 		if !t.info.Diskless && t.job.DiskUtil && len(t.job.ReadIolog) == 0 { // fio has none for replays
+			measured = append(measured, t)
+		}
+	}
+	if !stopped(cfg.Stop) { // a signal during the layouts: fio reports no disk
+		for _, t := range measured {
 			for _, f := range t.files {
 				disks.Add(f.path)
 			}
@@ -153,6 +159,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			break // stopped: later jobs never start
 		}
 		var wg sync.WaitGroup
+		// The wave's jobs fill their buffers in their own threads, then
+		// start their I/O together, as fio's jobs do once all of them
+		// are set up; a job with startdelay starts on its own.
+		gate := &sync.WaitGroup{}
+		gate.Add(1) // until every job of the wave is counted
 		for _, t := range wave {
 			if t.err != 0 || t.skipped {
 				continue
@@ -170,6 +181,10 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			ssm.add(t)
 			w.flow = fl.of(t.job)
 			ctl.attach(t)
+			if t.job.StartDelay == 0 {
+				gate.Add(1)
+				w.gate = gate
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -184,6 +199,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				ctl.finished(t)
 			}()
 		}
+		gate.Done()
 		wg.Wait()
 	}
 	samplersDone()
@@ -283,7 +299,15 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	buf := make([]byte, 1<<20)
 	fillRandom(buf, t.job.RandSeed)
 	for _, f := range todo {
-		if err := f.layout(t.job, buf); err != nil {
+		if stopped(cfg.Stop) {
+			// A signal came: fio still names the layouts of the jobs
+			// after it but does none; those jobs never start.
+			return nil
+		}
+		if err := f.layout(t.job, buf, cfg.Stop); err != nil {
+			if err == errLayoutStopped {
+				return nil
+			}
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"runtime"
+	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -93,6 +94,10 @@ type worker struct {
 	locker  *fileLocker   // lockfile (lockfile.go); nil without
 	overlap *overlapState // serialize_overlap (overlap.go); nil without
 	writes  bool          // the job writes or trims
+
+	// gate holds the job's I/O until every job of its wave has filled
+	// its buffers (run.go); nil for a job with startdelay.
+	gate *sync.WaitGroup
 }
 
 // newWorker prepares job j: engine, units and buffers. Files must have
@@ -205,14 +210,16 @@ func minBS(j *jobspec.Job) uint64 {
 	return m
 }
 
-// fillRandom fills b with reproducible pseudo-random bytes, so written
-// data does not compress or deduplicate away.
-func fillRandom(b []byte, seed uint64) {
-	var r taus88
-	r.seed(seed ^ 0x5a5a)
-	for i := 0; i+4 <= len(b); i += 4 {
-		v := r.next()
-		b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+// passGate tells the job's wave that this job is set up and, with wait,
+// waits until every job of the wave is (a stop signal cuts their setup
+// short).
+func (w *worker) passGate(wait bool) {
+	if g := w.gate; g != nil {
+		w.gate = nil
+		g.Done()
+		if wait {
+			g.Wait()
+		}
 	}
 }
 
@@ -243,11 +250,16 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.tid = unix.Gettid()
 	defer w.threadEnd()
 	if !w.threadStart() {
+		w.passGate(false)
 		return
 	}
 	w.gen.pace.stop = stop
 	j := w.job
 	writes := w.writes
+	if w.bufs.pending != nil {
+		w.fillBuffers(stop)
+	}
+	w.passGate(true)
 	if !w.info.NoFiles && j.PreRead {
 		if err := w.preRead(); err != nil {
 			w.setupFailed(err)
@@ -529,6 +541,12 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				w.queued = append(w.queued, u)
 				if len(w.queued) >= batch {
 					now = w.commit()
+					// Filling a deep queue takes long when each
+					// submission waits for the device: poll the stop
+					// channel between submissions too (sample does,
+					// every publishCounts), so a signal stops the
+					// job with only what was submitted in flight.
+					w.sample(now)
 				}
 			}
 		}
