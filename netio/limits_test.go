@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -32,6 +33,10 @@ func newBlocking() *blockingBackend {
 }
 
 func (b *blockingBackend) AddJob(ctx context.Context, text string, file bool, info, errs io.Writer) (int, int, error) {
+	if text == "refuse" {
+		io.WriteString(errs, "refused\n")
+		return 0, 0, fmt.Errorf("%w: refused", ErrClose)
+	}
 	if text == "block" {
 		b.entered <- struct{}{}
 		<-ctx.Done()
@@ -336,4 +341,24 @@ func equalOps(a, b []Op) bool {
 		}
 	}
 	return true
+}
+
+// TestServerErrClose checks a backend's ErrClose: QUIT, then nothing
+// more is done for the connection (RUN and PROBE are dropped) until the
+// client closes it.
+func TestServerErrClose(t *testing.T) {
+	addr, _ := testServer(t, &Server{}, func() Backend { return newBlocking() })
+	c := dial(t, addr)
+	for _, m := range []Msg{{Op: OpJob, Payload: EncodeJob("refuse")}, {Op: OpRun}, {Op: OpProbe, Tag: 1}} {
+		if err := WriteMsg(c, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := readUntil(t, c, OpQuit); m.Op != OpQuit {
+		t.Fatal(m.Op)
+	}
+	c.(*net.TCPConn).CloseWrite()
+	if ops, _ := readToEOF(t, c); len(ops) != 0 {
+		t.Errorf("after QUIT the server sent %v", ops)
+	}
 }

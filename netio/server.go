@@ -40,8 +40,10 @@ type Backend interface {
 }
 
 // ErrClose, wrapped by a Backend's error, makes the server send QUIT and
-// close the connection, as fio's connection handler ends when it cannot
-// set up a client's jobs (fio's "maximum number of jobs reached.").
+// do nothing more for the connection, as fio's connection handler ends
+// when it cannot set up a client's jobs (fio's "maximum number of jobs
+// reached."). The connection stays open until the client, which ends on
+// QUIT, closes it: a close with the client's RUN unread would reset it.
 var ErrClose = errors.New("connection closed")
 
 // Report is a finished run as the server sends it.
@@ -198,6 +200,10 @@ type session struct {
 	stopped bool
 	closing bool
 
+	// refused is set when the backend refused the connection's jobs
+	// with ErrClose: the commands that follow are dropped.
+	refused bool
+
 	buffered atomic.Int64 // message bytes received and not yet handled
 	peak     atomic.Int64 // the most buffered at once
 }
@@ -330,6 +336,12 @@ func (s *session) serve() {
 			s.logf("%v\n", err)
 			return
 		}
+		if s.refused {
+			// Nothing more is done for this client; the connection
+			// ends when it closes it (fio's client does on QUIT).
+			s.release(int64(len(m.Payload)))
+			continue
+		}
 		quit := s.handle(m, info, errs)
 		s.release(int64(len(m.Payload)))
 		if quit {
@@ -376,8 +388,8 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 			err = s.be.JobLine(s.ctx, argv, errs)
 		}
 		if err != nil {
-			s.send(OpQuit, 0, nil)
-			return errors.Is(err, ErrClose)
+			s.refuse(err)
+			return false
 		}
 		s.send(OpStart, 0, EncodePair(0, 0))
 	case OpJob, OpLoadFile:
@@ -394,8 +406,8 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 		}
 		jobs, reports, err := s.be.AddJob(s.ctx, text, m.Op == OpLoadFile, info, errs)
 		if err != nil {
-			s.send(OpQuit, 0, nil)
-			return errors.Is(err, ErrClose)
+			s.refuse(err)
+			return false
 		}
 		s.send(OpStart, 0, EncodePair(uint32(jobs), uint32(reports)))
 	case OpRun:
@@ -411,6 +423,15 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 		return true
 	}
 	return false
+}
+
+// refuse answers a failed JOBLINE, JOB or LOAD_FILE: QUIT, and with
+// ErrClose nothing more for this connection.
+func (s *session) refuse(err error) {
+	s.send(OpQuit, 0, nil)
+	if errors.Is(err, ErrClose) {
+		s.refused = true
+	}
 }
 
 // msgQueue holds the messages read and not yet handled; their bytes are
