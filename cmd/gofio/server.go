@@ -221,16 +221,22 @@ func (jr *jobReader) open(name string) (io.ReadCloser, error) {
 	if err := jr.ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(name)
+	// O_NONBLOCK: opening a FIFO does not wait for a writer, and reads
+	// of FIFOs and devices go through Go's poller, so that closing the
+	// file ends a read that waits. It changes nothing for regular files.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &boundedFile{f: f, jr: jr}, nil
+	bf := &boundedFile{f: f, jr: jr}
+	bf.stop = context.AfterFunc(jr.ctx, func() { f.Close() })
+	return bf, nil
 }
 
 type boundedFile struct {
-	f  *os.File
-	jr *jobReader
+	f    *os.File
+	jr   *jobReader
+	stop func() bool // ends the close on ctx's end
 }
 
 func (b *boundedFile) Read(p []byte) (int, error) {
@@ -254,7 +260,10 @@ func (b *boundedFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *boundedFile) Close() error { return b.f.Close() }
+func (b *boundedFile) Close() error {
+	b.stop()
+	return b.f.Close()
+}
 
 var errJobTooBig = errors.New("job files too large")
 
