@@ -27,12 +27,14 @@ func (p ProbeRequest) Encode() []byte {
 	return b
 }
 
-// DecodeProbeRequest reads a PROBE request payload.
+// DecodeProbeRequest reads a PROBE request payload. fio's server
+// answers a PROBE whatever its size (observed with 0, 4, 8, 16 and 136
+// bytes): the bytes present are read and the rest counts as zero, so an
+// 8-byte payload carries just the flags and no server name. The error is
+// always nil.
 func DecodeProbeRequest(p []byte) (ProbeRequest, error) {
-	if len(p) < probeReqSize {
-		return ProbeRequest{}, fmt.Errorf("%w: PROBE request of %d bytes", ErrProtocol, len(p))
-	}
-	b := le(p)
+	b := le(make([]byte, probeReqSize))
+	copy(b, p)
 	return ProbeRequest{Zlib: b.u64(0)&1 != 0, Server: b.str(8, 128)}, nil
 }
 

@@ -88,6 +88,14 @@ var ErrProtocol = errors.New("protocol error")
 // each header as fio does: header CRC, version, fragment size, opcode of
 // continuation fragments, payload CRC. The errors carry fio's messages.
 func ReadMsg(r io.Reader) (Msg, error) {
+	return readMsg(r, nil)
+}
+
+// readMsg is ReadMsg with a memory bound: before it allocates room for a
+// fragment's payload it calls reserve (when not nil) with the payload's
+// size, and fails with reserve's error. What was reserved stays
+// reserved; the caller releases it.
+func readMsg(r io.Reader, reserve func(n int) error) (Msg, error) {
 	var m Msg
 	h := make([]byte, HeaderSize)
 	for first := true; ; first = false {
@@ -119,6 +127,11 @@ func ReadMsg(r io.Reader) (Msg, error) {
 		}
 		if len(m.Payload)+int(n) > maxMessage {
 			return m, fmt.Errorf("%w: message too large", ErrProtocol)
+		}
+		if reserve != nil {
+			if err := reserve(int(n)); err != nil {
+				return m, err
+			}
 		}
 		start := len(m.Payload)
 		m.Payload = append(m.Payload, make([]byte, n)...)

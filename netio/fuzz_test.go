@@ -2,7 +2,12 @@ package netio
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // FuzzReadMsg feeds arbitrary bytes to the reader: it must return a
@@ -44,5 +49,52 @@ func FuzzDecode(f *testing.F) {
 		DecodeGS(p)
 		DecodeDU(p)
 		DecodeTS(p)
+	})
+}
+
+// FuzzServerInput feeds arbitrary bytes to a server connection (with
+// small memory bounds): the session must end when the client closes,
+// never panic, and give back every byte it buffered.
+func FuzzServerInput(f *testing.F) {
+	var seed []byte
+	for _, m := range []Msg{
+		{Op: OpProbe, Tag: 7, Payload: ProbeRequest{Zlib: true}.Encode()},
+		{Op: OpJob, Payload: EncodeJob("[j]\n")},
+		{Op: OpSendETA, Tag: 9},
+		{Op: OpRun},
+		{Op: OpQuit},
+	} {
+		seed = append(seed, m.Encode()...)
+	}
+	f.Add(seed)
+	f.Add(Msg{Op: OpProbe, Tag: 1, Payload: make([]byte, 8)}.Encode())
+	f.Add(Msg{Op: OpJob, Payload: make([]byte, 5000)}.Encode())
+	f.Add(append(fragment(), fragment()...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		srv := &Server{NewBackend: func() Backend { return fakeBackend{} }, Hostname: "h", MaxConnBytes: 4096, MaxTotalBytes: 8192}
+		cli, conn := net.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		s := &session{srv: srv, conn: conn, be: fakeBackend{}, ctx: ctx, cancel: cancel}
+		done := make(chan struct{})
+		go func() {
+			s.serve()
+			close(done)
+		}()
+		go io.Copy(io.Discard, cli)
+		go func() {
+			// The server may stop reading (a protocol error): the
+			// write then fails when it closes the connection.
+			cli.Write(data)
+			cli.Close()
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			buf := make([]byte, 1<<20)
+			t.Fatalf("session still running 10 s after its client closed:\n%s", buf[:runtime.Stack(buf, true)])
+		}
+		if n := srv.buffered.Load(); n != 0 {
+			t.Fatalf("session ended holding %d bytes", n)
+		}
 	})
 }

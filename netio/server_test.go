@@ -1,6 +1,7 @@
 package netio
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ import (
 // reports one fixed result.
 type fakeBackend struct{}
 
-func (fakeBackend) JobLine(argv []string, errs io.Writer) error {
+func (fakeBackend) JobLine(ctx context.Context, argv []string, errs io.Writer) error {
 	if len(argv) > 1 && argv[1] == "--bad" {
 		fmt.Fprintln(errs, "bad option")
 		return errors.New("bad")
@@ -24,7 +25,7 @@ func (fakeBackend) JobLine(argv []string, errs io.Writer) error {
 	return nil
 }
 
-func (fakeBackend) AddJob(text string, file bool, info, errs io.Writer) (int, int, error) {
+func (fakeBackend) AddJob(ctx context.Context, text string, file bool, info, errs io.Writer) (int, int, error) {
 	io.WriteString(info, "j: (g=0): rw=read\n")
 	return 1, 1, nil
 }

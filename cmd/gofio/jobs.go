@@ -165,7 +165,7 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	}
 
 	for i, name := range cl.JobFiles {
-		pc := parser.Config{Env: os.LookupEnv}
+		pc := parser.Config{Env: os.LookupEnv, Open: s.openJob}
 		if i == 0 {
 			pc.Sections = s.parse.sections
 		}

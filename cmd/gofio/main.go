@@ -39,6 +39,7 @@ type settings struct {
 	warnFatal    bool
 	parse        parseSettings
 	eta          etaSettings
+	openJob      func(name string) (io.ReadCloser, error) // job and include files; nil: os.Open
 }
 
 // formats is the set of report formats selected.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/gofio/gofio/jobspec"
@@ -18,7 +21,10 @@ import (
 )
 
 // runServer is "gofio --server[=ADDR]": it serves fio clients until
-// SIGINT or SIGTERM, each connection with its own jobs (netio.Server).
+// SIGINT or SIGTERM. Then, as fio's server on SIGTERM, it takes no new
+// connection, lets running jobs finish and report to their clients, and
+// exits; a second signal stops the running jobs (they still report), a
+// third exits at once.
 func runServer(addr string, stderr io.Writer) int {
 	a, err := netio.ParseAddr(addr)
 	if err != nil {
@@ -34,20 +40,38 @@ func runServer(addr string, stderr io.Writer) int {
 	if network == "unix" {
 		defer os.Remove(a.Path)
 	}
-	sigs := make(chan os.Signal, 1)
+	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{} }, Log: stderr}
+	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go func() {
 		<-sigs
 		l.Close()
+		<-sigs
+		srv.StopRuns()
+		<-sigs
+		if network == "unix" {
+			os.Remove(a.Path)
+		}
+		os.Exit(1)
 	}()
-	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{} }, Log: stderr}
 	if err := srv.Serve(l); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	return 0
 }
+
+// Bounds of what one connection makes a gofio server read.
+const (
+	// maxServerJobs is fio 3.33's job limit: its server (as its command
+	// line) refuses the 4089th job of a connection with "error: maximum
+	// number of jobs reached." (observed).
+	maxServerJobs = 4088
+	// maxJobBytes bounds the job files (JOB texts, LOAD_FILE files and
+	// what they include) one connection's jobs are read from.
+	maxJobBytes = 4 << 20
+)
 
 // serverBackend runs one client connection's jobs with gofio's own
 // command-line and job-file handling: the JOB texts are written to a
@@ -66,18 +90,27 @@ type serverBackend struct {
 
 var _ netio.Backend = (*serverBackend)(nil)
 
-func (b *serverBackend) JobLine(argv []string, errs io.Writer) error {
+func (b *serverBackend) JobLine(ctx context.Context, argv []string, errs io.Writer) error {
 	if len(argv) > 0 {
 		argv = argv[1:]
 	}
 	b.args = append(b.args, argv...)
-	_, _, err := b.load(errs, io.Discard)
+	_, _, err := b.load(ctx, errs, io.Discard)
 	return err
 }
 
-func (b *serverBackend) AddJob(text string, file bool, info, errs io.Writer) (int, int, error) {
+func (b *serverBackend) AddJob(ctx context.Context, text string, file bool, info, errs io.Writer) (int, int, error) {
 	name := text
+	if file && text == "-" {
+		// fio's would read its own standard input.
+		fmt.Fprintln(errs, "gofio: server: a client's job file cannot be the server's standard input")
+		return 0, 0, errNoRun
+	}
 	if !file {
+		if len(text) > maxJobBytes {
+			fmt.Fprintf(errs, "gofio: server: job file of more than %d MiB\n", maxJobBytes>>20)
+			return 0, 0, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
+		}
 		if b.dir == "" {
 			d, err := os.MkdirTemp("", "gofio-server-")
 			if err != nil {
@@ -97,10 +130,20 @@ func (b *serverBackend) AddJob(text string, file bool, info, errs io.Writer) (in
 	if b.plan != nil {
 		prev = len(b.plan.Jobs)
 	}
-	plan, s, err := b.load(errs, info)
+	plan, s, err := b.load(ctx, errs, info)
 	if err != nil {
 		b.files = b.files[:len(b.files)-1]
 		return 0, 0, err
+	}
+	if len(plan.Jobs) > maxServerJobs {
+		// fio announces the jobs it could add, then fails the
+		// connection's setup and ends the connection after QUIT.
+		if s.formats.normal && prev < maxServerJobs {
+			printJobLines(info, &jobspec.Plan{Jobs: jobsWithin(plan.Jobs[prev:], maxServerJobs-prev)})
+		}
+		fmt.Fprintln(errs, "error: maximum number of jobs reached.")
+		fmt.Fprintln(errs, "error: failed to setup shm segment")
+		return 0, 0, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
 	}
 	b.plan, b.s = plan, s
 	if s.formats.normal && prev < len(plan.Jobs) {
@@ -109,11 +152,31 @@ func (b *serverBackend) AddJob(text string, file bool, info, errs io.Writer) (in
 	return len(plan.Jobs), len(reportThreads(plan)), nil
 }
 
+// jobsWithin returns the first n jobs. A job whose clones go past them
+// comes without clones: fio prints its line but not the "..." that
+// follows a job whose clones were all added.
+func jobsWithin(jobs []*jobspec.Job, n int) []*jobspec.Job {
+	out := slices.Clone(jobs[:n])
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].JobNum == 0 {
+			if i+out[i].NumJobs > n {
+				j := *out[i]
+				j.NumJobs = 1
+				out[i] = &j
+			}
+			break
+		}
+	}
+	return out
+}
+
 // errNoRun stands for a failure loadJobs has already printed.
 var errNoRun = errors.New("job setup failed")
 
-// load reads the options and job files received so far.
-func (b *serverBackend) load(errs, info io.Writer) (*jobspec.Plan, settings, error) {
+// load reads the options and job files received so far. The files are
+// read through a jobReader: at most maxJobBytes in all, and nothing once
+// ctx is done (the client has gone or the server is shutting down).
+func (b *serverBackend) load(ctx context.Context, errs, info io.Writer) (*jobspec.Plan, settings, error) {
 	argv := append(append([]string{}, b.args...), b.files...)
 	cl, argErr := parser.ParseArgs(argv, spec{})
 	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
@@ -124,8 +187,18 @@ func (b *serverBackend) load(errs, info io.Writer) (*jobspec.Plan, settings, err
 		}
 		return nil, s, nil
 	}
-	plan, _, done := s.loadJobs(cl, argErr, nil, info, errs)
-	if done {
+	jr := &jobReader{ctx: ctx, left: maxJobBytes}
+	s.openJob = jr.open
+	// A job file "-" (in a JOBLINE) reads nothing: the server's standard
+	// input is not the client's.
+	plan, _, done := s.loadJobs(cl, argErr, strings.NewReader(""), info, errs)
+	switch {
+	case ctx.Err() != nil:
+		return nil, s, fmt.Errorf("%w: %w", netio.ErrClose, ctx.Err())
+	case jr.over:
+		fmt.Fprintf(errs, "gofio: server: job files of more than %d MiB in all\n", maxJobBytes>>20)
+		return nil, s, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
+	case done:
 		return nil, s, errNoRun
 	}
 	if err := serverUnsupported(plan, &s); err != nil {
@@ -134,6 +207,65 @@ func (b *serverBackend) load(errs, info io.Writer) (*jobspec.Plan, settings, err
 	}
 	return plan, s, nil
 }
+
+// jobReader opens the job files of one load: reads fail once left bytes
+// have been read (over is then set) or ctx is done. The parser takes a
+// failed read for the end of the file; load then reports the failure.
+type jobReader struct {
+	ctx  context.Context
+	left int64
+	over bool
+}
+
+func (jr *jobReader) open(name string) (io.ReadCloser, error) {
+	if err := jr.ctx.Err(); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: opening a FIFO does not wait for a writer, and reads
+	// of FIFOs and devices go through Go's poller, so that closing the
+	// file ends a read that waits. It changes nothing for regular files.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	bf := &boundedFile{f: f, jr: jr}
+	bf.stop = context.AfterFunc(jr.ctx, func() { f.Close() })
+	return bf, nil
+}
+
+type boundedFile struct {
+	f    *os.File
+	jr   *jobReader
+	stop func() bool // ends the close on ctx's end
+}
+
+func (b *boundedFile) Read(p []byte) (int, error) {
+	if err := b.jr.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if b.jr.left <= 0 {
+		// At the bound: only the end of the file is still fine.
+		var one [1]byte
+		if n, err := b.f.Read(one[:]); n == 0 && err == io.EOF {
+			return 0, io.EOF
+		}
+		b.jr.over = true
+		return 0, errJobTooBig
+	}
+	if int64(len(p)) > b.jr.left {
+		p = p[:b.jr.left]
+	}
+	n, err := b.f.Read(p)
+	b.jr.left -= int64(n)
+	return n, err
+}
+
+func (b *boundedFile) Close() error {
+	b.stop()
+	return b.f.Close()
+}
+
+var errJobTooBig = errors.New("job files too large")
 
 // serverUnsupported refuses what a gofio server cannot do as fio's
 // does: periodic reports, and I/O logs (fio sends them to the client
