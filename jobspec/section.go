@@ -267,16 +267,7 @@ func generalNames() []string {
 // "readwrit" gets "readwrite" while "nfs_url" gets nothing.
 func closeName(key string, names []string) string {
 	key = strings.ToLower(key)
-	best, bestD := "", 1+len(key)/8
-	for _, n := range names {
-		if d := parser.EditDistance(key, n); d < bestD || d == 0 {
-			best, bestD = n, d
-			if d == 0 {
-				break
-			}
-		}
-	}
-	return best
+	return parser.Closest(key, names, len(key)/8)
 }
 
 // hintNames are the names gofio's own hint picks from: every general
