@@ -23,17 +23,17 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 // next returns the next chunk (with its '\n' if it has one) and its line
-// number. A read error ends the file, as it ends fio's fgets loop.
+// number. The chunk is only valid until the next call. A read error ends
+// the file, as it ends fio's fgets loop.
 func (lr *lineReader) next() (chunk []byte, lineNo int, ok bool) {
 	if lr.done {
 		return nil, 0, false
 	}
-	b, err := lr.br.ReadSlice('\n')
-	if len(b) == 0 {
+	chunk, err := lr.br.ReadSlice('\n')
+	if len(chunk) == 0 {
 		lr.done = true
 		return nil, 0, false
 	}
-	chunk = append([]byte(nil), b...)
 	if err != nil && err != bufio.ErrBufferFull {
 		lr.done = true
 	}
