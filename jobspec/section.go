@@ -6,7 +6,6 @@ package jobspec
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gofio/gofio/parser"
@@ -24,7 +23,7 @@ func lookup(name string) (*Option, bool) {
 // applied is an option that was set, for --showcmd and JSON.
 type applied struct {
 	def *Option
-	opt parser.Option
+	opt *parser.Option
 }
 
 // section applies a job-file section to j as fio does: notes and bc
@@ -41,29 +40,40 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 			b.errln(d)
 		}
 	}
-	opts := append([]parser.Option(nil), sec.Options...)
-	sort.SliceStable(opts, func(a, c int) bool { return priority(opts[a].Name) > priority(opts[c].Name) })
+	// The options in priority order (a stable sort), without copying
+	// them: a section may hold millions.
+	prio := make([]int8, len(sec.Options))
+	for i := range sec.Options {
+		prio[i] = int8(priority(sec.Options[i].Name))
+	}
 
 	failed := false
-	var done, later []applied
-	var unknown []parser.Option
-	for _, o := range opts {
-		if o.MathFailed {
-			b.errln("fio: failed parsing " + o.Raw)
-			failed = true
-			continue
+	done := make([]applied, 0, len(sec.Options))
+	var later []applied
+	var unknown []*parser.Option
+	for _, p := range [...]int8{1, 0, -1} {
+		for i := range sec.Options {
+			if prio[i] != p {
+				continue
+			}
+			o := &sec.Options[i]
+			if o.MathFailed {
+				b.errln("fio: failed parsing " + o.Raw)
+				failed = true
+				continue
+			}
+			def, ok := lookup(o.Name)
+			if !ok {
+				unknown = append(unknown, o)
+				continue
+			}
+			if !b.setOption(j, def, *o, sec.Global) {
+				b.errln("fio: failed parsing " + o.Raw)
+				failed = true
+				continue
+			}
+			done = append(done, applied{def, o})
 		}
-		def, ok := lookup(o.Name)
-		if !ok {
-			unknown = append(unknown, o)
-			continue
-		}
-		if !b.setOption(j, def, o, sec.Global) {
-			b.errln("fio: failed parsing " + o.Raw)
-			failed = true
-			continue
-		}
-		done = append(done, applied{def, o})
 	}
 	if len(unknown) > 0 {
 		engine, known := ResolveEngine(j.IOEngine)
@@ -72,7 +82,7 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 		}
 		for _, o := range unknown {
 			if eo, ok := lookupEngineOption(engine, o.Name); ok && known {
-				if !b.setOption(j, eo, o, sec.Global) {
+				if !b.setOption(j, eo, *o, sec.Global) {
 					b.errln("fio: failed parsing " + o.Name)
 					failed = true
 					continue
@@ -107,17 +117,18 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 		return b.fail(fmt.Sprintf("fio: job %s dropped", sec.Name))
 	}
 	all := append(done, later...)
-	var args []string
-	for _, a := range all {
-		args = append(args, showArg(a.def, a.opt))
-	}
-	if sec.Global {
-		// fio keeps one list of the global options and prints all of it
-		// for every [global] section, the command line's included.
-		b.globalArgs = append(b.globalArgs, args...)
-		args = b.globalArgs
-	}
 	if b.cfg.ShowCmd {
+		var args []string
+		for _, a := range all {
+			args = append(args, showArg(a.def, *a.opt))
+		}
+		if sec.Global {
+			// fio keeps one list of the global options and prints all
+			// of it for every [global] section, the command line's
+			// included.
+			b.globalArgs = append(b.globalArgs, args...)
+			args = b.globalArgs
+		}
 		fmt.Fprint(b.stdout(), strings.Join(args, ""))
 	}
 	raw := rawOptions(all)
@@ -148,7 +159,7 @@ func showArg(def *Option, o parser.Option) string {
 // rawOptions lists applied options for JSON: canonical names, values as
 // typed, options without a value left out.
 func rawOptions(all []applied) []RawOption {
-	out := []RawOption{}
+	out := make([]RawOption, 0, len(all))
 	for _, a := range all {
 		if !a.opt.HasValue || a.opt.Value == "" {
 			continue
