@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"strings"
 )
 
 // maxLine is the size of fio's line buffer: fgets stores at most
@@ -61,30 +62,52 @@ func cString(b []byte) []byte {
 // never the first character. It returns the length of what is left and
 // the offsets at which fio writes NUL bytes into its buffer (include
 // directives read past the end of the cleaned line, see includeName).
-func stripEnd(s []byte) (n int, nuls []int) {
+func stripEnd(s []byte) (n int, nuls nulOffsets) {
 	n = len(s)
 	if i := bytes.IndexByte(s[:n], ';'); i >= 0 {
 		n = i
-		nuls = append(nuls, i)
+		nuls.add(i)
 	}
 	if i := bytes.IndexByte(s[:n], '#'); i >= 0 {
 		n = i
-		nuls = append(nuls, i)
+		nuls.add(i)
 	}
 	if n == 0 {
-		return 0, append(nuls, 1)
+		nuls.add(1)
+		return 0, nuls
 	}
 	i := n - 1
 	for i > 0 && (isSpace(s[i]) || isCntrl(s[i])) {
 		i--
 	}
-	return i + 1, append(nuls, i+1)
+	nuls.add(i + 1)
+	return i + 1, nuls
 }
+
+// nulOffsets are the (at most three) offsets stripEnd writes NULs at.
+type nulOffsets struct {
+	off [3]int
+	n   int
+}
+
+func (o *nulOffsets) add(i int) { o.off[o.n] = i; o.n++ }
 
 // stripEndString is stripEnd for strings.
 func stripEndString(s string) string {
-	n, _ := stripEnd([]byte(s))
-	return s[:n]
+	if i := strings.IndexByte(s, ';'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
+		return ""
+	}
+	i := len(s) - 1
+	for i > 0 && (isSpace(s[i]) || isCntrl(s[i])) {
+		i--
+	}
+	return s[:i+1]
 }
 
 // blankOrComment reports whether fio skips the line: it has nothing but
@@ -136,11 +159,11 @@ func clean(chunk []byte) (cl cleanLine, ok bool) {
 // what the line held before clean-up, e.g. "\n" for "include \n". Past the
 // end of what fgets stored, fio reads stale bytes of earlier lines; this
 // reads "" there.
-func includeName(chunk []byte, start int, nuls []int) string {
+func includeName(chunk []byte, start int, nuls nulOffsets) string {
 	buf := make([]byte, len(chunk)+1)
 	copy(buf, chunk)
 	end := len(cString(chunk)) // fgets' own terminator is at len(chunk)
-	for _, off := range nuls {
+	for _, off := range nuls.off[:nuls.n] {
 		if i := start + off; i < len(buf) && i <= end {
 			buf[i] = 0
 		}
