@@ -80,6 +80,7 @@ func (c *Config) ParseJobFile(name string, r io.Reader) ([]Section, error) {
 	defer jf.Close()
 	var secs []Section
 	for sec := range jf.Sections() {
+		sec.unpack()
 		secs = append(secs, sec)
 	}
 	return secs, jf.Err()
@@ -188,6 +189,7 @@ type jobParser struct {
 	maxDepth  int
 	maxStream int64
 	sec       Section // the section being read, if have
+	pk        packer
 	have      bool
 	stopped   bool // yield returned false
 	state     parseState
@@ -201,6 +203,7 @@ func (p *jobParser) flush(yield func(Section) bool) bool {
 	if !p.have {
 		return true
 	}
+	p.pk.seal(p.sec.packed)
 	sec := p.sec
 	p.sec, p.have = Section{}, false
 	if !yield(sec) {
@@ -259,7 +262,7 @@ func (p *jobParser) run(r io.Reader, yield func(Section) bool) error {
 			}
 			continue
 		}
-		p.cur().Options = append(p.cur().Options, p.option(cl.text, pos))
+		p.add(p.cur(), cl.text, pos)
 	}
 	if err := lim.err("job file", p.file, Pos{File: p.file}); err != nil {
 		p.flush(yield)
@@ -290,7 +293,7 @@ func (p *jobParser) header(line string, pos Pos) {
 		p.state = skipping
 		return
 	}
-	p.sec, p.have = Section{Name: name, Global: global, Pos: pos, File: p.file}, true
+	p.sec, p.have = Section{Name: name, Global: global, Pos: pos, File: p.file, packed: &packedOptions{}}, true
 	p.state = inside
 }
 
@@ -341,7 +344,7 @@ func (p *jobParser) include(sec *Section, name string, at Pos, depth int) (strin
 		}
 	}
 	lim := p.limit(f)
-	start := len(sec.Options)
+	start := len(sec.packed.entries)
 	lr := newLineReader(lim)
 	for {
 		chunk, lineNo, ok := lr.next()
@@ -355,7 +358,7 @@ func (p *jobParser) include(sec *Section, name string, at Pos, depth int) (strin
 		if cl.text[0] == '[' {
 			// fio also forgets what this file (and the files it
 			// included) added; other failures keep it.
-			sec.Options = sec.Options[:start]
+			sec.packed.entries = sec.packed.entries[:start]
 			sec.Notes = append(sec.Notes, "No new sections in included files")
 			return name, false, nil
 		}
@@ -370,7 +373,7 @@ func (p *jobParser) include(sec *Section, name string, at Pos, depth int) (strin
 			}
 			continue
 		}
-		sec.Options = append(sec.Options, p.option(cl.text, Pos{File: name, Line: lineNo}))
+		p.add(sec, cl.text, Pos{File: name, Line: lineNo})
 	}
 }
 
@@ -422,6 +425,15 @@ func (l *limitedReader) err(what, name string, at Pos) error {
 		return nil
 	}
 	return &Error{Pos: at, Msg: fmt.Sprintf("fio: %s '%s' is not a regular file and has more than %d MiB: giving up on it (does it ever end?)", what, name, l.max>>20)}
+}
+
+// add adds the option of a cleaned line to sec.
+func (p *jobParser) add(sec *Section, line string, pos Pos) {
+	if strings.IndexByte(line, '$') < 0 {
+		p.pk.add(sec.packed, line, pos)
+		return
+	}
+	p.pk.addOption(sec.packed, p.option(line, pos))
 }
 
 // option turns one cleaned option line into an Option: ${VAR} and keyword

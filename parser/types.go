@@ -83,7 +83,9 @@ type Section struct {
 	Global bool
 	// Options in the order written, included files inlined where the
 	// include directive was. Command-line job sections start with their
-	// "name" option.
+	// "name" option. Sections from JobFile.Sections keep their options
+	// compactly and leave Options nil: NumOptions and Option read the
+	// options of every section.
 	Options []Option
 	// Pos is the position of the header (job files) or of the --name
 	// argument (command line).
@@ -105,6 +107,8 @@ type Section struct {
 	// stdout) and the run exits with status 1; --parse-only and --showcmd
 	// still exit 0. Errno returns the errno.
 	IncludeErr error
+
+	packed *packedOptions // the options, when Options is not used
 }
 
 // Errno returns the errno of an I/O error such as Section.IncludeErr, or 0.
