@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -230,7 +231,7 @@ func (p *jobParser) run(r io.Reader, yield func(Section) bool) error {
 				if !p.flush(yield) {
 					return nil
 				}
-				p.header(cl.text, pos)
+				p.header(string(cl.text), pos)
 				continue
 			}
 			// "[" alone: fio's header scan fails and the line is
@@ -240,16 +241,16 @@ func (p *jobParser) run(r io.Reader, yield func(Section) bool) error {
 				continue
 			}
 			p.flush(yield)
-			return outsideError(cl.text, pos)
+			return outsideError(string(cl.text), pos)
 		}
 		switch p.state {
 		case skipping:
 			continue
 		case outside:
 			p.flush(yield)
-			return outsideError(cl.text, pos)
+			return outsideError(string(cl.text), pos)
 		}
-		if strings.HasPrefix(cl.text, "include") {
+		if bytes.HasPrefix(cl.text, []byte("include")) {
 			sec := p.cur()
 			name, ok, err := p.include(sec, cl.inc, pos, 1)
 			if err != nil {
@@ -362,7 +363,7 @@ func (p *jobParser) include(sec *Section, name string, at Pos, depth int) (strin
 			sec.Notes = append(sec.Notes, "No new sections in included files")
 			return name, false, nil
 		}
-		if strings.HasPrefix(cl.text, "include") {
+		if bytes.HasPrefix(cl.text, []byte("include")) {
 			sub, ok, err := p.include(sec, cl.inc, Pos{File: name, Line: lineNo}, depth+1)
 			if err != nil {
 				return name, false, err
@@ -428,12 +429,12 @@ func (l *limitedReader) err(what, name string, at Pos) error {
 }
 
 // add adds the option of a cleaned line to sec.
-func (p *jobParser) add(sec *Section, line string, pos Pos) {
-	if strings.IndexByte(line, '$') < 0 {
+func (p *jobParser) add(sec *Section, line []byte, pos Pos) {
+	if bytes.IndexByte(line, '$') < 0 {
 		p.pk.add(sec.packed, line, pos)
 		return
 	}
-	p.pk.addOption(sec.packed, p.option(line, pos))
+	p.pk.addOption(sec.packed, p.option(string(line), pos))
 }
 
 // option turns one cleaned option line into an Option: ${VAR} and keyword

@@ -126,7 +126,9 @@ func blankOrComment(s []byte) bool {
 
 // cleanLine is one line as fio sees it after clean-up.
 type cleanLine struct {
-	text string // leading blanks, comments and trailing blanks removed
+	// text is the line without leading blanks, comments and trailing
+	// blanks; it is only valid until the next line is read.
+	text []byte
 	// inc is the file name of an include directive: the C string that
 	// starts 8 bytes after the start of text in fio's buffer.
 	inc string
@@ -144,8 +146,8 @@ func clean(chunk []byte) (cl cleanLine, ok bool) {
 		return cl, false
 	}
 	n, nuls := stripEnd(s[p:])
-	cl.text = string(s[p : p+n])
-	if len(cl.text) >= len("include") && cl.text[:len("include")] == "include" {
+	cl.text = s[p : p+n]
+	if bytes.HasPrefix(cl.text, []byte("include")) {
 		cl.inc = includeName(chunk, p, nuls)
 	}
 	return cl, true

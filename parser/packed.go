@@ -41,9 +41,9 @@ type packer struct {
 
 // add appends the option of a cleaned line without any '$' (its text is
 // its option).
-func (pk *packer) add(po *packedOptions, text string, pos Pos) {
+func (pk *packer) add(po *packedOptions, text []byte, pos Pos) {
 	if len(text) > math.MaxUint16 || pos.Line > math.MaxInt32 || len(po.blocks) >= math.MaxUint32-1 {
-		pk.addOption(po, splitOption(text, pos))
+		pk.addOption(po, splitOption(string(text), pos))
 		return
 	}
 	if len(pk.buf)+len(text) > blockSize {
@@ -55,7 +55,7 @@ func (pk *packer) add(po *packedOptions, text string, pos Pos) {
 	file := len(po.files) - 1
 	if file < 0 || po.files[file] != pos.File {
 		if len(po.files) >= math.MaxUint32-1 {
-			pk.addOption(po, splitOption(text, pos))
+			pk.addOption(po, splitOption(string(text), pos))
 			return
 		}
 		po.files = append(po.files, pos.File)
