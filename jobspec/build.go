@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/gofio/gofio/parser"
@@ -234,6 +236,13 @@ func (b *Builder) EndCmdline() error {
 // everything before it (an implicit stonewall). Processing stops at the
 // first section fio drops.
 func (b *Builder) AddFile(secs []parser.Section) error {
+	return b.AddFileSections(slices.Values(secs))
+}
+
+// AddFileSections is AddFile for sections read one at a time
+// (parser.JobFile.Sections), so that a big job file is never held in
+// memory whole. It stops ranging over secs at the first section fio drops.
+func (b *Builder) AddFileSections(secs iter.Seq[parser.Section]) error {
 	if !b.cliEnded {
 		if err := b.EndCmdline(); err != nil {
 			return err
@@ -251,7 +260,7 @@ func (b *Builder) AddFile(secs []parser.Section) error {
 		}
 	}()
 	first := true
-	for _, sec := range secs {
+	for sec := range secs {
 		if b.cfg.ShowCmd && !shown {
 			fmt.Fprint(b.stdout(), "fio ")
 			shown = true

@@ -6,7 +6,6 @@ package jobspec
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gofio/gofio/parser"
@@ -21,63 +20,76 @@ func lookup(name string) (*Option, bool) {
 	return lookupProfileOption(name)
 }
 
-// applied is an option that was set, for --showcmd and JSON.
+// applied is an option that was set, for --showcmd and JSON: its
+// definition and its index in the section.
 type applied struct {
 	def *Option
-	opt parser.Option
+	i   int
 }
 
 // section applies a job-file section to j as fio does: notes and bc
 // messages first, then the options sorted by priority, general options
 // before the ioengine's private ones (which need the engine the section
 // ends up with); keys that are neither are "Bad option". Every option is
-// tried even after one failed; then the section is dropped.
+// tried even after one failed; then the section is dropped. A section may
+// hold millions of options: they are read in place (sec.Option), never
+// copied.
 func (b *Builder) section(j *Job, sec parser.Section) error {
 	for _, n := range sec.Notes {
 		b.errln(n)
 	}
-	for _, o := range sec.Options {
+	n := sec.NumOptions()
+	prio := make([]int8, n) // the options in priority order: a stable sort
+	for i := range n {
+		o := sec.Option(i)
 		for _, d := range o.MathDiags {
 			b.errln(d)
 		}
+		prio[i] = int8(priority(o.Name))
 	}
-	opts := append([]parser.Option(nil), sec.Options...)
-	sort.SliceStable(opts, func(a, c int) bool { return priority(opts[a].Name) > priority(opts[c].Name) })
 
 	failed := false
-	var done, later []applied
-	var unknown []parser.Option
-	for _, o := range opts {
-		if o.MathFailed {
-			b.errln("fio: failed parsing " + o.Raw)
-			failed = true
-			continue
+	done := make([]applied, 0, n)
+	var later []applied
+	var unknown []int
+	for _, p := range [...]int8{1, 0, -1} {
+		for i := range n {
+			if prio[i] != p {
+				continue
+			}
+			o := sec.Option(i)
+			if o.MathFailed {
+				b.errln("fio: failed parsing " + o.Raw)
+				failed = true
+				continue
+			}
+			def, ok := lookup(o.Name)
+			if !ok {
+				unknown = append(unknown, i)
+				continue
+			}
+			if !b.setOption(j, def, o, sec.Global) {
+				b.errln("fio: failed parsing " + o.Raw)
+				failed = true
+				continue
+			}
+			done = append(done, applied{def, i})
 		}
-		def, ok := lookup(o.Name)
-		if !ok {
-			unknown = append(unknown, o)
-			continue
-		}
-		if !b.setOption(j, def, o, sec.Global) {
-			b.errln("fio: failed parsing " + o.Raw)
-			failed = true
-			continue
-		}
-		done = append(done, applied{def, o})
 	}
 	if len(unknown) > 0 {
 		engine, known := ResolveEngine(j.IOEngine)
 		if !known {
 			b.engineNotLoadable(j.IOEngine, !sec.Global)
 		}
-		for _, o := range unknown {
+		for _, i := range unknown {
+			o := sec.Option(i)
 			if eo, ok := lookupEngineOption(engine, o.Name); ok && known {
 				if !b.setOption(j, eo, o, sec.Global) {
 					b.errln("fio: failed parsing " + o.Name)
 					failed = true
 					continue
 				}
-				later = append(later, applied{eo, o})
+				later = append(later, applied{eo, i})
 				continue
 			}
 			line := o.Raw
@@ -97,7 +109,7 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 	}
 	if !failed && sec.File == "-" {
 		for _, a := range done {
-			if a.def.Name == "read_iolog" && a.opt.Value == "-" {
+			if a.def.Name == "read_iolog" && sec.Option(a.i).Value == "-" {
 				b.errln("fio: only one user (read_iolog_file/job file) of stdin is permitted at once but more than one was found.")
 				failed = true
 			}
@@ -107,22 +119,26 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 		return b.fail(fmt.Sprintf("fio: job %s dropped", sec.Name))
 	}
 	all := append(done, later...)
-	var args []string
-	for _, a := range all {
-		args = append(args, showArg(a.def, a.opt))
-	}
-	if sec.Global {
-		// fio keeps one list of the global options and prints all of it
-		// for every [global] section, the command line's included.
-		b.globalArgs = append(b.globalArgs, args...)
-		args = b.globalArgs
-	}
 	if b.cfg.ShowCmd {
+		var args []string
+		for _, a := range all {
+			args = append(args, showArg(a.def, sec.Option(a.i)))
+		}
+		if sec.Global {
+			// fio keeps one list of the global options and prints all
+			// of it for every [global] section, the command line's
+			// included.
+			b.globalArgs = append(b.globalArgs, args...)
+			args = b.globalArgs
+		}
 		fmt.Fprint(b.stdout(), strings.Join(args, ""))
 	}
-	raw := rawOptions(all)
+	if !sec.Global && b.cfg.DryRun {
+		return nil // the job is not kept (addJob)
+	}
+	raw := rawOptions(&sec, all)
 	if sec.Global {
-		if len(sec.Options) > 0 && b.plan.GlobalOptions == nil {
+		if n > 0 && b.plan.GlobalOptions == nil {
 			b.plan.GlobalOptions = []RawOption{}
 		}
 		b.plan.GlobalOptions = append(b.plan.GlobalOptions, raw...)
@@ -147,13 +163,14 @@ func showArg(def *Option, o parser.Option) string {
 
 // rawOptions lists applied options for JSON: canonical names, values as
 // typed, options without a value left out.
-func rawOptions(all []applied) []RawOption {
-	out := []RawOption{}
+func rawOptions(sec *parser.Section, all []applied) []RawOption {
+	out := make([]RawOption, 0, len(all))
 	for _, a := range all {
-		if !a.opt.HasValue || a.opt.Value == "" {
+		o := sec.Option(a.i)
+		if !o.HasValue || o.Value == "" {
 			continue
 		}
-		out = append(out, RawOption{Name: a.def.Name, Value: a.opt.Value})
+		out = append(out, RawOption{Name: a.def.Name, Value: o.Value})
 	}
 	return out
 }
@@ -267,16 +284,7 @@ func generalNames() []string {
 // "readwrit" gets "readwrite" while "nfs_url" gets nothing.
 func closeName(key string, names []string) string {
 	key = strings.ToLower(key)
-	best, bestD := "", 1+len(key)/8
-	for _, n := range names {
-		if d := parser.EditDistance(key, n); d < bestD || d == 0 {
-			best, bestD = n, d
-			if d == 0 {
-				break
-			}
-		}
-	}
-	return best
+	return parser.Closest(key, names, len(key)/8)
 }
 
 // hintNames are the names gofio's own hint picks from: every general

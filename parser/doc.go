@@ -21,7 +21,15 @@
 //     is not a header and fails as an option outside of a section.
 //     Sections whose name starts with "global" (case-sensitive) are global.
 //   - A line starting with "include" is an include directive; the file name
-//     starts at the 9th byte whatever the 8th byte is (see include.go).
+//     starts at the 9th byte whatever the 8th byte is (see includeName).
+//     Includes nest up to DefaultMaxIncludeDepth levels (where fio runs out
+//     of file descriptors under the usual ulimit -n of 1024). An included
+//     directory, and more than 256 MiB from a file that is not a regular
+//     file (/dev/zero), end the job file with an error (fio crashes or
+//     reads forever).
+//
+// OpenJobFile and JobFile.Sections read a job file one section at a time,
+// as fio handles it, so that a big file is never held whole.
 //   - Any other line is an option line, "key" or "key=value". ${VAR}
 //     substitution and the keywords $pagesize, $mb_memory and $ncpus are
 //     applied to the whole line first, then the line is split at the first

@@ -1,8 +1,11 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
+	"iter"
 	"os"
 	"slices"
 	"strings"
@@ -36,9 +39,22 @@ type Config struct {
 	Math func(expr string) (out string, diags []string, ok bool)
 	// MaxIncludeDepth bounds nested includes (fio recurses until it runs
 	// out of file descriptors, then fails with "Too many open files").
-	// Zero means 64.
+	// Zero means DefaultMaxIncludeDepth.
 	MaxIncludeDepth int
+
+	// maxStream, when positive, replaces maxStreamBytes (tests).
+	maxStream int64
 }
+
+// DefaultMaxIncludeDepth is how deeply includes may nest. fio has no limit
+// of its own: it keeps every file of the chain open and fails when it runs
+// out of file descriptors, which under the usual "ulimit -n" of 1024 is
+// when it opens the 1019th nested file.
+const DefaultMaxIncludeDepth = 1018
+
+// maxStreamBytes bounds what is read from a job or include file that is
+// not a regular file (a device, a pipe): /dev/zero never ends.
+const maxStreamBytes = 256 << 20
 
 // ParseJobFile reads one job file with os.LookupEnv-style env (nil: no
 // variables) and otherwise default settings. See Config.ParseJobFile.
@@ -54,18 +70,48 @@ func ParseJobFile(name string, r io.Reader, env func(string) (string, bool)) ([]
 // reads "fio: unable to open 'NAME' job file".
 //
 // The sections come back in file order, including global ones. On a fatal
-// problem the sections read before it are returned with an *Error.
+// problem the sections read before it are returned with an *Error. It
+// holds the whole file in memory; JobFile.Sections reads one section at a
+// time.
 func (c *Config) ParseJobFile(name string, r io.Reader) ([]Section, error) {
+	jf, err := c.OpenJobFile(name, r)
+	if err != nil {
+		return nil, err
+	}
+	defer jf.Close()
+	var secs []Section
+	for sec := range jf.Sections() {
+		sec.unpack()
+		secs = append(secs, sec)
+	}
+	return secs, jf.Err()
+}
+
+// A JobFile is a job file being read section by section, so that a big
+// file need not be held in memory: fio too handles each section before it
+// reads the next.
+type JobFile struct {
+	p      *jobParser
+	r      io.Reader
+	closer io.Closer
+	err    error
+	used   bool
+}
+
+// OpenJobFile opens a job file for JobFile.Sections. name and r are as for
+// ParseJobFile; the only error is the *Error for a file that cannot be
+// opened.
+func (c *Config) OpenJobFile(name string, r io.Reader) (*JobFile, error) {
+	jf := &JobFile{r: r}
 	if r == nil {
 		if name == "-" {
-			r = os.Stdin
+			jf.r = os.Stdin
 		} else {
 			f, err := c.open(name)
 			if err != nil {
 				return nil, &Error{Pos: Pos{File: name}, Msg: fmt.Sprintf("fio: unable to open '%s' job file", name), Err: err}
 			}
-			defer f.Close()
-			r = f
+			jf.r, jf.closer = f, f
 		}
 	}
 	p := &jobParser{cfg: c, file: name}
@@ -76,10 +122,42 @@ func (c *Config) ParseJobFile(name string, r io.Reader) ([]Section, error) {
 	}
 	p.maxDepth = c.MaxIncludeDepth
 	if p.maxDepth <= 0 {
-		p.maxDepth = 64
+		p.maxDepth = DefaultMaxIncludeDepth
 	}
-	err := p.run(r)
-	return p.sections, err
+	p.maxStream = c.maxStream
+	if p.maxStream <= 0 {
+		p.maxStream = maxStreamBytes
+	}
+	jf.p = p
+	return jf, nil
+}
+
+// Sections yields the sections of the file in file order, global ones
+// included, each once it is complete. It reads the file as it goes and
+// stops reading when the loop ends early. A fatal problem ends the
+// sequence after the sections before it; Err returns it. Sections can be
+// ranged over once.
+func (jf *JobFile) Sections() iter.Seq[Section] {
+	return func(yield func(Section) bool) {
+		if jf.used {
+			return
+		}
+		jf.used = true
+		jf.err = jf.p.run(jf.r, yield)
+	}
+}
+
+// Err is the fatal problem that ended Sections, an *Error, or nil.
+func (jf *JobFile) Err() error { return jf.err }
+
+// Close closes the file if OpenJobFile opened it.
+func (jf *JobFile) Close() error {
+	if jf.closer == nil {
+		return nil
+	}
+	err := jf.closer.Close()
+	jf.closer = nil
+	return err
 }
 
 func (c *Config) open(name string) (io.ReadCloser, error) {
@@ -106,22 +184,42 @@ const (
 )
 
 type jobParser struct {
-	cfg      *Config
-	file     string
-	kw       Keywords
-	maxDepth int
-	sections []Section
-	state    parseState
+	cfg       *Config
+	file      string
+	kw        Keywords
+	maxDepth  int
+	maxStream int64
+	sec       Section // the section being read, if have
+	pk        packer
+	have      bool
+	stopped   bool // yield returned false
+	state     parseState
 }
 
-func (p *jobParser) cur() *Section { return &p.sections[len(p.sections)-1] }
+func (p *jobParser) cur() *Section { return &p.sec }
 
-func (p *jobParser) run(r io.Reader) error {
-	lr := newLineReader(r)
+// flush hands the section read so far to yield. It reports false when
+// the consumer wants no more.
+func (p *jobParser) flush(yield func(Section) bool) bool {
+	if !p.have {
+		return true
+	}
+	p.pk.seal(p.sec.packed)
+	sec := p.sec
+	p.sec, p.have = Section{}, false
+	if !yield(sec) {
+		p.stopped = true
+	}
+	return !p.stopped
+}
+
+func (p *jobParser) run(r io.Reader, yield func(Section) bool) error {
+	lim := p.limit(r)
+	lr := newLineReader(lim)
 	for {
 		chunk, lineNo, ok := lr.next()
 		if !ok {
-			return nil
+			break
 		}
 		cl, ok := clean(chunk)
 		if !ok {
@@ -130,7 +228,10 @@ func (p *jobParser) run(r io.Reader) error {
 		pos := Pos{File: p.file, Line: lineNo}
 		if cl.text[0] == '[' {
 			if len(cl.text) > 1 {
-				p.header(cl.text, pos)
+				if !p.flush(yield) {
+					return nil
+				}
+				p.header(string(cl.text), pos)
 				continue
 			}
 			// "[" alone: fio's header scan fails and the line is
@@ -139,24 +240,37 @@ func (p *jobParser) run(r io.Reader) error {
 			if p.state == skipping {
 				continue
 			}
-			return outsideError(cl.text, pos)
+			p.flush(yield)
+			return outsideError(string(cl.text), pos)
 		}
 		switch p.state {
 		case skipping:
 			continue
 		case outside:
-			return outsideError(cl.text, pos)
+			p.flush(yield)
+			return outsideError(string(cl.text), pos)
 		}
-		if strings.HasPrefix(cl.text, "include") {
+		if bytes.HasPrefix(cl.text, []byte("include")) {
 			sec := p.cur()
-			if name, ok := p.include(sec, cl.inc, p.file, 1); !ok {
+			name, ok, err := p.include(sec, cl.inc, pos, 1)
+			if err != nil {
+				p.flush(yield)
+				return err
+			}
+			if !ok {
 				sec.Notes = append(sec.Notes, includeFailed(name))
 				p.state = outside
 			}
 			continue
 		}
-		p.cur().Options = append(p.cur().Options, p.option(cl.text, pos))
+		p.add(p.cur(), cl.text, pos)
 	}
+	if err := lim.err("job file", p.file, Pos{File: p.file}); err != nil {
+		p.flush(yield)
+		return err
+	}
+	p.flush(yield)
+	return nil
 }
 
 func outsideError(line string, pos Pos) *Error {
@@ -180,7 +294,7 @@ func (p *jobParser) header(line string, pos Pos) {
 		p.state = skipping
 		return
 	}
-	p.sections = append(p.sections, Section{Name: name, Global: global, Pos: pos, File: p.file})
+	p.sec, p.have = Section{Name: name, Global: global, Pos: pos, File: p.file, packed: &packedOptions{}}, true
 	p.state = inside
 }
 
@@ -198,32 +312,45 @@ func (p *jobParser) resolve(name, from string) string {
 }
 
 // include inlines an included file into sec and returns the name it was
-// resolved to. It reports false (after adding fio's notes) when the file
-// cannot be opened, contains a section header or includes a file that
-// fails; the rest of the file is then ignored.
-func (p *jobParser) include(sec *Section, name, from string, depth int) (string, bool) {
-	name = p.resolve(name, from)
-	var f io.ReadCloser
-	var err error
+// resolved to; at is the include directive. It reports false (after
+// adding fio's notes) when the file cannot be opened, contains a section
+// header or includes a file that fails; the rest of the file is then
+// ignored. It returns an *Error, which ends the job file, for a directory
+// (fio crashes) and for a file that is not a regular file and does not
+// end (fio reads /dev/zero forever).
+func (p *jobParser) include(sec *Section, name string, at Pos, depth int) (string, bool, error) {
+	name = p.resolve(name, at.File)
 	if depth > p.maxDepth {
-		err = &os.PathError{Op: "open", Path: name, Err: syscall.EMFILE}
-	} else {
-		f, err = p.cfg.open(name)
+		// fio fails to open the file once it runs out of file
+		// descriptors, and reports EMFILE at the end of the run.
+		sec.Notes = append(sec.Notes, fmt.Sprintf("fio: unable to include '%s': includes are nested more than %d levels deep", name, p.maxDepth))
+		if sec.IncludeErr == nil {
+			sec.IncludeErr = &os.PathError{Op: "open", Path: name, Err: syscall.EMFILE}
+		}
+		return name, false, nil
 	}
+	f, err := p.cfg.open(name)
 	if err != nil {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("fio: unable to open '%s' job file", name))
 		if sec.IncludeErr == nil {
 			sec.IncludeErr = err
 		}
-		return name, false
+		return name, false, nil
 	}
 	defer f.Close()
-	start := len(sec.Options)
-	lr := newLineReader(f)
+	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.IsDir() {
+			return name, false, &Error{Pos: at, Option: "include " + name,
+				Msg: fmt.Sprintf("fio: cannot include '%s': it is a directory", name), Err: syscall.EISDIR}
+		}
+	}
+	lim := p.limit(f)
+	start := len(sec.packed.entries)
+	lr := newLineReader(lim)
 	for {
 		chunk, lineNo, ok := lr.next()
 		if !ok {
-			return name, true
+			return name, true, lim.err("include file", name, at)
 		}
 		cl, ok := clean(chunk)
 		if !ok {
@@ -232,19 +359,82 @@ func (p *jobParser) include(sec *Section, name, from string, depth int) (string,
 		if cl.text[0] == '[' {
 			// fio also forgets what this file (and the files it
 			// included) added; other failures keep it.
-			sec.Options = sec.Options[:start]
+			sec.packed.entries = sec.packed.entries[:start]
 			sec.Notes = append(sec.Notes, "No new sections in included files")
-			return name, false
+			return name, false, nil
 		}
-		if strings.HasPrefix(cl.text, "include") {
-			if sub, ok := p.include(sec, cl.inc, name, depth+1); !ok {
+		if bytes.HasPrefix(cl.text, []byte("include")) {
+			sub, ok, err := p.include(sec, cl.inc, Pos{File: name, Line: lineNo}, depth+1)
+			if err != nil {
+				return name, false, err
+			}
+			if !ok {
 				sec.Notes = append(sec.Notes, includeFailed(sub))
-				return name, false
+				return name, false, nil
 			}
 			continue
 		}
-		sec.Options = append(sec.Options, p.option(cl.text, Pos{File: name, Line: lineNo}))
+		p.add(sec, cl.text, Pos{File: name, Line: lineNo})
 	}
+}
+
+// limit bounds what is read from r when it is not a regular file (a
+// device, a pipe): past p.maxStream bytes reading stops and lim.err
+// reports it. Regular files and readers that cannot tell are read whole.
+func (p *jobParser) limit(r io.Reader) *limitedReader {
+	lim := &limitedReader{r: r, max: -1}
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			lim.max = p.maxStream
+		}
+	}
+	return lim
+}
+
+// limitedReader reads at most max bytes (max < 0: no limit) and notes
+// whether r had more.
+type limitedReader struct {
+	r    io.Reader
+	max  int64
+	n    int64
+	over bool
+}
+
+func (l *limitedReader) Read(b []byte) (int, error) {
+	if l.max < 0 {
+		return l.r.Read(b)
+	}
+	if l.n >= l.max {
+		// One more byte tells a file of exactly max bytes from a longer one.
+		var one [1]byte
+		if n, _ := io.ReadFull(l.r, one[:]); n > 0 {
+			l.over = true
+		}
+		return 0, io.EOF
+	}
+	if left := l.max - l.n; int64(len(b)) > left {
+		b = b[:left]
+	}
+	n, err := l.r.Read(b)
+	l.n += int64(n)
+	return n, err
+}
+
+// err is the *Error for a file that went past the limit, or nil.
+func (l *limitedReader) err(what, name string, at Pos) error {
+	if !l.over {
+		return nil
+	}
+	return &Error{Pos: at, Msg: fmt.Sprintf("fio: %s '%s' is not a regular file and has more than %d MiB: giving up on it (does it ever end?)", what, name, l.max>>20)}
+}
+
+// add adds the option of a cleaned line to sec.
+func (p *jobParser) add(sec *Section, line []byte, pos Pos) {
+	if bytes.IndexByte(line, '$') < 0 {
+		p.pk.add(sec.packed, line, pos)
+		return
+	}
+	p.pk.addOption(sec.packed, p.option(string(line), pos))
 }
 
 // option turns one cleaned option line into an Option: ${VAR} and keyword

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -387,13 +389,56 @@ func TestIncludes(t *testing.T) {
 	}
 
 	// A file that includes itself: fio recurses until it runs out of file
-	// descriptors.
+	// descriptors; gofio stops at the depth fio reaches under the usual
+	// ulimit -n of 1024 and says why.
 	secs, err := parseString(fs.config(nil), "[a]\ninclude self.fio\n")
-	if err != nil || len(secs[0].Options) != 64 || Errno(secs[0].IncludeErr) != syscall.EMFILE {
+	if err != nil || len(secs[0].Options) != DefaultMaxIncludeDepth || Errno(secs[0].IncludeErr) != syscall.EMFILE {
 		t.Errorf("self include: %d options, %v, %v", len(secs[0].Options), secs[0].IncludeErr, err)
 	}
-	if n := len(secs[0].Notes); n != 66 || secs[0].Notes[0] != fmtS(unable, "self.fio") {
+	depthNote := "fio: unable to include 'self.fio': includes are nested more than 1018 levels deep"
+	if n := len(secs[0].Notes); n != DefaultMaxIncludeDepth+2 || secs[0].Notes[0] != depthNote {
 		t.Errorf("self include: %d notes %q", n, secs[0].Notes[:2])
+	}
+}
+
+// TestIncludeDepth: a chain of includes nests as deep as fio goes under
+// the default ulimit -n of 1024 (fio 3.33 fails to open the 1019th file
+// of the chain), and the file past the limit is named with the reason.
+func TestIncludeDepth(t *testing.T) {
+	chain := func(n int) memFS {
+		m := memFS{}
+		for i := 1; i <= n; i++ {
+			m[fmt.Sprintf("inc%d.fio", i)] = fmt.Sprintf("include inc%d.fio\n", i+1)
+		}
+		m[fmt.Sprintf("inc%d.fio", n+1)] = "bs=4k\n"
+		return m
+	}
+	for _, tt := range []struct {
+		depth, max int
+		note       string
+	}{
+		{65, 0, ""},
+		{1017, 0, ""},
+		{1018, 0, "fio: unable to include 'inc1019.fio': includes are nested more than 1018 levels deep"},
+		{1100, 0, "fio: unable to include 'inc1019.fio': includes are nested more than 1018 levels deep"},
+		{10, 5, "fio: unable to include 'inc6.fio': includes are nested more than 5 levels deep"},
+	} {
+		c := chain(tt.depth).config(nil)
+		c.MaxIncludeDepth = tt.max
+		secs, err := parseString(c, "[a]\ninclude inc1.fio\n")
+		if err != nil || len(secs) != 1 {
+			t.Fatalf("depth %d: %v", tt.depth, err)
+		}
+		s := secs[0]
+		if tt.note == "" {
+			if render(secs) != "[a]|bs=4k" || s.Notes != nil || s.IncludeErr != nil {
+				t.Errorf("depth %d: %q, notes %q, %v", tt.depth, render(secs), s.Notes, s.IncludeErr)
+			}
+			continue
+		}
+		if len(s.Notes) == 0 || s.Notes[0] != tt.note || Errno(s.IncludeErr) != syscall.EMFILE {
+			t.Errorf("depth %d: notes %q, %v", tt.depth, s.Notes[:min(2, len(s.Notes))], s.IncludeErr)
+		}
 	}
 }
 
@@ -477,14 +522,62 @@ func TestOpenErrors(t *testing.T) {
 	if err == nil || err.Error() != "fio: unable to open 'testdata/does-not-exist.fio' job file" || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v", err)
 	}
-	// A directory opens but reads as empty.
+	// A directory as the job file opens but reads as empty, as in fio.
 	secs, err := (&Config{}).ParseJobFile("testdata", nil)
 	if err != nil || len(secs) != 0 {
 		t.Errorf("directory: %v %v", secs, err)
 	}
-	secs, err = parseString(&Config{}, "[a]\ninclude testdata\nbs=4k\n")
-	if err != nil || render(secs) != "[a]|bs=4k" {
+	// fio 3.33 crashes on an included directory; gofio stops with a
+	// message, after the sections before it.
+	secs, err = parseString(&Config{}, "[a]\nbs=1k\n[b]\ninclude testdata\nbs=4k\n[c]\n")
+	var pe *Error
+	if !errors.As(err, &pe) || err.Error() != "fio: cannot include 'testdata': it is a directory" ||
+		pe.Pos != (Pos{"t.fio", 4}) || render(secs) != "[a]|bs=1k|[b]" {
 		t.Errorf("directory include: %q %v", render(secs), err)
+	}
+}
+
+// TestEndlessFiles: fio reads an included /dev/zero forever (it is all
+// blank lines); gofio reads at most maxStream bytes from a file that is
+// not a regular file. /dev/null and short pipes are read as usual.
+func TestEndlessFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	c := &Config{maxStream: 1 << 20}
+	secs, err := parseString(c, "[a]\nbs=1k\ninclude /dev/zero\nrw=read\n")
+	want := "fio: include file '/dev/zero' is not a regular file and has more than 1 MiB: giving up on it (does it ever end?)"
+	if err == nil || err.Error() != want || render(secs) != "[a]|bs=1k" {
+		t.Errorf("include /dev/zero: %q %v", render(secs), err)
+	}
+	secs, err = c.ParseJobFile("/dev/zero", nil)
+	if err == nil || !strings.Contains(err.Error(), "job file '/dev/zero' is not a regular file") || len(secs) != 0 {
+		t.Errorf("job file /dev/zero: %v %v", secs, err)
+	}
+	secs, err = parseString(c, "[a]\ninclude /dev/null\nrw=read\n")
+	if err != nil || render(secs) != "[a]|rw=read" {
+		t.Errorf("include /dev/null: %q %v", render(secs), err)
+	}
+
+	// A pipe: exactly the limit is fine, one byte more is not.
+	for _, tt := range []struct {
+		size int
+		ok   bool
+	}{{1 << 20, true}, {1<<20 + 1, false}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			body := "[a]\n" + strings.Repeat("#", tt.size-len("[a]\nbs=4k\n")) + "\nbs=4k\n"
+			io.WriteString(w, body[:tt.size])
+			w.Close()
+		}()
+		secs, err := c.ParseJobFile("-", r)
+		r.Close()
+		if tt.ok && (err != nil || render(secs) != "[a]|bs=4k") || !tt.ok && err == nil {
+			t.Errorf("pipe of %d bytes: %q %v", tt.size, render(secs), err)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"strings"
 )
 
 // maxLine is the size of fio's line buffer: fgets stores at most
@@ -23,17 +24,17 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 // next returns the next chunk (with its '\n' if it has one) and its line
-// number. A read error ends the file, as it ends fio's fgets loop.
+// number. The chunk is only valid until the next call. A read error ends
+// the file, as it ends fio's fgets loop.
 func (lr *lineReader) next() (chunk []byte, lineNo int, ok bool) {
 	if lr.done {
 		return nil, 0, false
 	}
-	b, err := lr.br.ReadSlice('\n')
-	if len(b) == 0 {
+	chunk, err := lr.br.ReadSlice('\n')
+	if len(chunk) == 0 {
 		lr.done = true
 		return nil, 0, false
 	}
-	chunk = append([]byte(nil), b...)
 	if err != nil && err != bufio.ErrBufferFull {
 		lr.done = true
 	}
@@ -61,30 +62,52 @@ func cString(b []byte) []byte {
 // never the first character. It returns the length of what is left and
 // the offsets at which fio writes NUL bytes into its buffer (include
 // directives read past the end of the cleaned line, see includeName).
-func stripEnd(s []byte) (n int, nuls []int) {
+func stripEnd(s []byte) (n int, nuls nulOffsets) {
 	n = len(s)
 	if i := bytes.IndexByte(s[:n], ';'); i >= 0 {
 		n = i
-		nuls = append(nuls, i)
+		nuls.add(i)
 	}
 	if i := bytes.IndexByte(s[:n], '#'); i >= 0 {
 		n = i
-		nuls = append(nuls, i)
+		nuls.add(i)
 	}
 	if n == 0 {
-		return 0, append(nuls, 1)
+		nuls.add(1)
+		return 0, nuls
 	}
 	i := n - 1
 	for i > 0 && (isSpace(s[i]) || isCntrl(s[i])) {
 		i--
 	}
-	return i + 1, append(nuls, i+1)
+	nuls.add(i + 1)
+	return i + 1, nuls
 }
+
+// nulOffsets are the (at most three) offsets stripEnd writes NULs at.
+type nulOffsets struct {
+	off [3]int
+	n   int
+}
+
+func (o *nulOffsets) add(i int) { o.off[o.n] = i; o.n++ }
 
 // stripEndString is stripEnd for strings.
 func stripEndString(s string) string {
-	n, _ := stripEnd([]byte(s))
-	return s[:n]
+	if i := strings.IndexByte(s, ';'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	if s == "" {
+		return ""
+	}
+	i := len(s) - 1
+	for i > 0 && (isSpace(s[i]) || isCntrl(s[i])) {
+		i--
+	}
+	return s[:i+1]
 }
 
 // blankOrComment reports whether fio skips the line: it has nothing but
@@ -103,7 +126,9 @@ func blankOrComment(s []byte) bool {
 
 // cleanLine is one line as fio sees it after clean-up.
 type cleanLine struct {
-	text string // leading blanks, comments and trailing blanks removed
+	// text is the line without leading blanks, comments and trailing
+	// blanks; it is only valid until the next line is read.
+	text []byte
 	// inc is the file name of an include directive: the C string that
 	// starts 8 bytes after the start of text in fio's buffer.
 	inc string
@@ -121,8 +146,8 @@ func clean(chunk []byte) (cl cleanLine, ok bool) {
 		return cl, false
 	}
 	n, nuls := stripEnd(s[p:])
-	cl.text = string(s[p : p+n])
-	if len(cl.text) >= len("include") && cl.text[:len("include")] == "include" {
+	cl.text = s[p : p+n]
+	if bytes.HasPrefix(cl.text, []byte("include")) {
 		cl.inc = includeName(chunk, p, nuls)
 	}
 	return cl, true
@@ -136,11 +161,11 @@ func clean(chunk []byte) (cl cleanLine, ok bool) {
 // what the line held before clean-up, e.g. "\n" for "include \n". Past the
 // end of what fgets stored, fio reads stale bytes of earlier lines; this
 // reads "" there.
-func includeName(chunk []byte, start int, nuls []int) string {
+func includeName(chunk []byte, start int, nuls nulOffsets) string {
 	buf := make([]byte, len(chunk)+1)
 	copy(buf, chunk)
 	end := len(cString(chunk)) // fgets' own terminator is at len(chunk)
-	for _, off := range nuls {
+	for _, off := range nuls.off[:nuls.n] {
 		if i := start + off; i < len(buf) && i <= end {
 			buf[i] = 0
 		}

@@ -47,7 +47,12 @@ type Option struct {
 	// empty Value). On the command line, optional arguments (flag options,
 	// --cmdhelp, ...) only have a value when attached with '='.
 	HasValue bool
-	Pos      Pos
+	// MathFailed is set when the value had to be computed by bc and bc
+	// produced no result. fio then reports "fio: failed parsing " + Raw for
+	// this option whatever the option is (even an unknown key) and drops
+	// the job.
+	MathFailed bool
+	Pos        Pos
 	// Raw is the option as written, for messages: the job-file line after
 	// comment stripping and trimming but before any substitution (fio
 	// prints this form in "fio: failed parsing LINE" and "Bad option
@@ -57,11 +62,6 @@ type Option struct {
 	// value (errors and warnings). fio prints them for all lines of a
 	// section, in file order, before it parses the section's options.
 	MathDiags []string
-	// MathFailed is set when the value had to be computed by bc and bc
-	// produced no result. fio then reports "fio: failed parsing " + Raw for
-	// this option whatever the option is (even an unknown key) and drops
-	// the job.
-	MathFailed bool
 }
 
 // Line is the option as "name" or "name=value", after substitution.
@@ -83,7 +83,9 @@ type Section struct {
 	Global bool
 	// Options in the order written, included files inlined where the
 	// include directive was. Command-line job sections start with their
-	// "name" option.
+	// "name" option. Sections from JobFile.Sections keep their options
+	// compactly and leave Options nil: NumOptions and Option read the
+	// options of every section.
 	Options []Option
 	// Pos is the position of the header (job files) or of the --name
 	// argument (command line).
@@ -105,6 +107,8 @@ type Section struct {
 	// stdout) and the run exits with status 1; --parse-only and --showcmd
 	// still exit 0. Errno returns the errno.
 	IncludeErr error
+
+	packed *packedOptions // the options, when Options is not used
 }
 
 // Errno returns the errno of an I/O error such as Section.IncludeErr, or 0.

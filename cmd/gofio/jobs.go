@@ -173,19 +173,22 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		if name == "-" {
 			r = stdin
 		}
-		secs, perr := pc.ParseJobFile(name, r)
-		var pe *parser.Error
-		if errors.As(perr, &pe) && pe.Err != nil && len(secs) == 0 && pe.Pos.Line == 0 {
-			fmt.Fprintln(stderr, pe.Msg)
+		jf, perr := pc.OpenJobFile(name, r)
+		if perr != nil {
+			fmt.Fprintln(stderr, perr)
 			if hint, ok := parser.LooksLikeDashTypo(name); ok {
 				fmt.Fprintf(stderr, "gofio: '%s' starts with a non-ASCII dash; did you mean %s?\n", name, hint)
 			}
 			return s.failed(b, stdout)
 		}
-		if err := b.AddFile(secs); err != nil {
+		// Section by section, as fio reads: a big job file is never
+		// held whole.
+		err := b.AddFileSections(jf.Sections())
+		jf.Close()
+		if err != nil {
 			return s.failed(b, stdout)
 		}
-		if perr != nil {
+		if perr := jf.Err(); perr != nil {
 			fmt.Fprintln(stderr, perr)
 			return s.failed(b, stdout)
 		}
