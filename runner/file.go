@@ -267,11 +267,15 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 	return nil
 }
 
+// fadvise is posix_fadvise(2); a variable so that tests can count the
+// advice a job gives.
+var fadvise = unix.Fadvise
+
 // dropLaidOut drops a freshly laid-out file's pages from the page cache,
 // as fio does whatever invalidate says: a job reading the file right
 // after its layout then reads the device, not the pages just written.
 func dropLaidOut(fd int, size uint64) {
-	_ = unix.Fadvise(fd, 0, int64(size), unix.FADV_DONTNEED)
+	_ = fadvise(fd, 0, int64(size), unix.FADV_DONTNEED)
 }
 
 func errorsNil(err error) error {
@@ -339,16 +343,26 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 	if j.Invalidate {
 		// Drop the cached pages of the region so reads reach the device,
 		// as fio does by default (invalidate=1), direct=1 or not.
-		if f.blockDev {
-			unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKFLSBUF, 0)
-		} else {
-			_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
-		}
+		f.dropCache()
 	}
 	if advice, ok := fadviseFor(j); ok {
-		_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), advice)
+		_ = fadvise(fd, int64(f.offset), int64(f.size), advice)
 	}
 	return nil
+}
+
+// dropCache drops the cached pages of f's region (BLKFLSBUF on a block
+// device, which has no regions): what invalidate=1 does when the file is
+// opened and, in a time_based job, each time its I/O wraps around it.
+func (f *jobFile) dropCache() {
+	if f.fd < 0 {
+		return
+	}
+	if f.blockDev {
+		unix.Syscall(unix.SYS_IOCTL, uintptr(f.fd), unix.BLKFLSBUF, 0)
+		return
+	}
+	_ = fadvise(f.fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
 }
 
 // fadviseFor returns the posix_fadvise(2) advice fadvise_hint asks for,
