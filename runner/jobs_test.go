@@ -83,6 +83,13 @@ func TestEngineJobs(t *testing.T) {
 			files: []fileInfo{{"a.0.0", 65536, 0o644}},
 		},
 		{
+			// falloc opens its files read-write whatever the direction
+			// (fio 3.33, strace): a read allocates, keeping the size.
+			name: "falloc read", args: []string{"ioengine=falloc", "filesize=64k"},
+			bytes: [3]uint64{65536}, ios: [3]uint64{16}, clatN: 16, latN: 16,
+			files: []fileInfo{{"a.0.0", 65536, 0o644}},
+		},
+		{
 			// A trim on a regular file is BLKDISCARD: ENOTTY in td_io_queue.
 			name: "psync trim", args: []string{"ioengine=psync", "filesize=64k", "rw=trim"},
 			ios:   [3]uint64{0, 0, 1},
