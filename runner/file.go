@@ -206,8 +206,17 @@ func (f *jobFile) needsLayout() uint64 {
 func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 	fill := j.RW.Reads() || j.Overwrite
 	var pre unix.Stat_t
-	if unix.Stat(f.path, &pre) != nil && !j.AllowFileCreate {
+	exists := unix.Stat(f.path, &pre) == nil
+	if !exists && !j.AllowFileCreate {
 		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
+	}
+	if exists && j.AllowFileCreate {
+		// Like fio, a file too small is removed and laid out anew; a
+		// file that cannot be removed (/proc/version: EPERM) fails the
+		// job there, before its I/O.
+		if err := unix.Unlink(f.path); err != nil && errno(err) != unix.ENOENT {
+			return &setupError{errno: errno(err), fn: "unlink"}
+		}
 	}
 	if dir := filepath.Dir(f.path); dir != "." {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -216,7 +225,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 	}
 	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: Laying out IO file failed", f.path)}
+		return &setupError{errno: errno(err), fn: "open"}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t

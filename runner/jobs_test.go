@@ -259,3 +259,27 @@ func TestMountedDevices(t *testing.T) {
 		t.Errorf("mountedDevices = %v; want only %s (%d)", got, dev, st.Rdev)
 	}
 }
+
+// A file too small for the job is removed and laid out anew, as fio does
+// (strace: unlink, then open with O_CREAT): the path gets a new file, and
+// a hard link to the old one keeps the old one.
+func TestLayoutReplacesSmallFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(path, filepath.Join(dir, "link")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	oc, errs := runJobs(t, dir, "name=a", "filename=f", "rw=write", "size=8k")
+	if oc.Failed != 0 {
+		t.Fatalf("job failed: %s", errs)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "link")); string(got) != "old" {
+		t.Errorf("the link to the old file holds %d bytes; want the old file's 3", len(got))
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 8192 {
+		t.Errorf("f: %v; want 8192 bytes", err)
+	}
+}
