@@ -213,6 +213,11 @@ func TestFailures(t *testing.T) {
 		{"unlink refused", "--name=pv --filename=/proc/version --rw=write --size=4k"},
 		// A file that cannot be created fails its layout's open.
 		{"layout open", "--name=lo --filename=/proc/nofile --rw=write --size=4k"},
+		// Missing parent directories are created (mode 0700); when one
+		// cannot be, the job fails with error 0 and exit status 1.
+		{"missing dirs", "--name=md --filename=d1/d2/f --rw=write --size=4k"},
+		{"missing dirs, read", "--name=md --filename=d1/f --size=4k"},
+		{"dir not creatable", "--name=dn --filename=/proc/version/sub/f --rw=write --size=4k"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

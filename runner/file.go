@@ -200,6 +200,31 @@ func (f *jobFile) needsLayout() uint64 {
 	return f.fileSize
 }
 
+// makeParents creates the missing directories above path, mode 0700,
+// as fio does before laying a file out. It tries each one from the top,
+// taking one that exists (EEXIST) as made, and fails with fio's message
+// naming the first it cannot make ("fio: failed to create dir (a/b):
+// Not a directory").
+func makeParents(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil
+	}
+	for i := 1; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		sub := dir[:i]
+		if sub == "/" || strings.HasSuffix(sub, "/") {
+			continue
+		}
+		if err := unix.Mkdir(sub, 0o700); err != nil && err != unix.EEXIST {
+			return fmt.Errorf("fio: failed to create dir (%s): %s", sub, errText(errno(err)))
+		}
+	}
+	return nil
+}
+
 // layout creates or extends f to its size. Files a job reads are filled
 // with data, since reading holes measures nothing, and so are the files
 // of an overwrite=1 job; files only written are allocated per fallocate=.
@@ -216,11 +241,6 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte) error {
 		// job there, before its I/O.
 		if err := unix.Unlink(f.path); err != nil && errno(err) != unix.ENOENT {
 			return &setupError{errno: errno(err), fn: "unlink"}
-		}
-	}
-	if dir := filepath.Dir(f.path); dir != "." {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return &setupError{errno: unix.ENOENT, fn: "open", msg: fmt.Sprintf("fio: %s is not a directory", dir)}
 		}
 	}
 	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)

@@ -283,3 +283,35 @@ func TestLayoutReplacesSmallFile(t *testing.T) {
 		t.Errorf("f: %v; want 8192 bytes", err)
 	}
 }
+
+// The directories above a job's file are created, mode 0700, as fio does
+// (create_on_open too); one that cannot be made fails the job with fio's
+// message, error 0 in its report, and counts for the exit status.
+func TestMissingParentDirs(t *testing.T) {
+	for _, extra := range [][]string{{"rw=write"}, {"rw=read"}, {"rw=write", "create_on_open=1"}} {
+		dir := t.TempDir()
+		oc, errs := runJobs(t, dir, append([]string{"name=a", "filename=d1/d2/f", "size=8k"}, extra...)...)
+		if oc.Failed != 0 {
+			t.Errorf("%v: job failed: %s", extra, errs)
+			continue
+		}
+		for _, d := range []string{"d1", "d1/d2"} {
+			if st, err := os.Stat(filepath.Join(dir, d)); err != nil || st.Mode().Perm() != 0o700 {
+				t.Errorf("%v: %s: %v, %v; want a directory of mode 0700", extra, d, st, err)
+			}
+		}
+		if st, err := os.Stat(filepath.Join(dir, "d1/d2/f")); err != nil || st.Size() != 8192 {
+			t.Errorf("%v: the file: %v; want 8192 bytes", extra, err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "plain"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oc, errs := runJobs(t, dir, "name=a", "filename=plain/sub/deeper/f", "rw=write", "size=8k")
+	want := "fio: failed to create dir (" + filepath.Join(dir, "plain/sub") + "): Not a directory\n"
+	if oc.Failed != 1 || len(oc.Result.Jobs) != 1 || oc.Result.Jobs[0].Error != 0 || errs != want {
+		t.Errorf("a file in the way: %d failed, %d reports, stderr %q; want 1 failed, 1 report with error 0, %q",
+			oc.Failed, len(oc.Result.Jobs), errs, want)
+	}
+}
