@@ -823,9 +823,15 @@ func (w *worker) prepareWrite(b []byte) {
 	}
 }
 
-// think pauses after a completion for the engine's think time (cpuio).
-func (w *worker) think() {
-	if w.thinkNS > 0 {
-		sleepNS(w.thinkNS)
+// think pauses after a completion for the engine's think time (cpuio);
+// it reports whether it paused.
+func (w *worker) think() bool {
+	if w.thinker == nil {
+		return false
 	}
+	ns := w.thinker.ThinkTime()
+	if ns > 0 {
+		sleepNS(ns)
+	}
+	return ns > 0
 }
