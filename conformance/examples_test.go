@@ -208,6 +208,16 @@ func TestFailures(t *testing.T) {
 		{"cpuio without cpuload", "--name=cp --ioengine=cpuio --runtime=1 --time_based"},
 		// allow_file_create=0 and no file.
 		{"allow_file_create", "--name=af --filesize=64k --allow_file_create=0"},
+		// A file too small is unlinked before its layout: /proc/version
+		// refuses (EPERM), a setup error (pid=0), not an I/O error.
+		{"unlink refused", "--name=pv --filename=/proc/version --rw=write --size=4k"},
+		// A file that cannot be created fails its layout's open.
+		{"layout open", "--name=lo --filename=/proc/nofile --rw=write --size=4k"},
+		// Missing parent directories are created (mode 0700); when one
+		// cannot be, the job fails with error 0 and exit status 1.
+		{"missing dirs", "--name=md --filename=d1/d2/f --rw=write --size=4k"},
+		{"missing dirs, read", "--name=md --filename=d1/f --size=4k"},
+		{"dir not creatable", "--name=dn --filename=/proc/version/sub/f --rw=write --size=4k"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

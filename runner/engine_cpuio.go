@@ -1,11 +1,16 @@
 package runner
 
-// The cpuio engine burns CPU instead of doing I/O. Each unit is one cycle:
-// cpuchunks µs of work (cpumode=noop: a spin on the clock; qsort: sorting
-// an array of random numbers, again and again), then a pause long enough
-// that the work takes cpuload percent of the time. The work is the unit's
-// latency; the pause is think time, outside it (Thinker). Units move no
-// data (EngineInfo.NoIO), so only runtime ends a cpuio job, as in fio.
+// The cpuio engine burns CPU instead of doing I/O. Each unit is one cycle
+// of work, then a pause long enough that the work takes cpuload percent
+// of the time. cpumode=noop works for cpuchunks µs (a spin on the clock);
+// cpumode=qsort sorts an array of random numbers once, a fixed amount of
+// work whatever cpuchunks says, and pauses for what that took (fio 3.33
+// does the same: its qsort units take about 55 ms of CPU each on a
+// machine where noop ones take cpuchunks, and their pause scales with
+// their duration, so a loaded machine does few of them). The work is
+// the unit's latency; the pause is think time, outside it (Thinker).
+// Units move no data (EngineInfo.NoIO), so only runtime ends a cpuio job,
+// as in fio.
 //
 // cpuload is required; exit_on_io_done is not supported yet.
 
@@ -21,20 +26,27 @@ import (
 
 // Thinker is implemented by engines that pause between units: the runner
 // sleeps ThinkTime nanoseconds after each completion, outside the unit's
-// latency.
+// latency, asking again each time.
 type Thinker interface {
 	ThinkTime() int64
 }
 
-// cpuQsortLen is the length of the array cpumode=qsort sorts.
-const cpuQsortLen = 4096
+// A cpumode=qsort unit fills an array of cpuQsortLen random 64-bit
+// numbers and sorts it, cpuQsortRounds times: 2 MiB, about the memory
+// fio's qsort jobs take beyond its noop ones, and about as much CPU time
+// per unit (measured side by side with fio 3.33).
+const (
+	cpuQsortLen    = 1 << 18
+	cpuQsortRounds = 2
+)
 
 type cpuEngine struct {
 	load  int   // cpuload, percent
 	chunk int64 // cpuchunks, µs
 	qsort bool
-	arr   []uint32
+	arr   []uint64
 	rng   taus88
+	last  int64 // ns the last qsort unit took
 }
 
 var (
@@ -85,7 +97,7 @@ func newCPUIO(cfg EngineConfig) (Engine, error) {
 		return nil, errCPULoad
 	}
 	if e.qsort {
-		e.arr = make([]uint32, cpuQsortLen)
+		e.arr = make([]uint64, cpuQsortLen)
 	}
 	return e, nil
 }
@@ -99,18 +111,26 @@ func (e *cpuEngine) Notice(job string) string {
 	return fmt.Sprintf("%s (%s): ioengine=cpuio, cpuload=%d, cpucycle=%d", job, mode, e.load, e.chunk)
 }
 
-// ThinkTime is the pause after each cycle that brings the load to
-// cpuload percent.
+// ThinkTime is the pause after a cycle that brings the load to cpuload
+// percent: of cpuchunks (noop), of the last unit's duration (qsort).
 func (e *cpuEngine) ThinkTime() int64 {
-	return e.chunk * int64(100-e.load) / int64(e.load) * 1000
+	work := e.chunk * 1000
+	if e.qsort {
+		work = e.last
+	}
+	return work * int64(100-e.load) / int64(e.load)
 }
 
-// Queue works for cpuchunks µs.
+// Queue works for cpuchunks µs (noop) or sorts the array once (qsort).
 func (e *cpuEngine) Queue(u *IOUnit) Status {
-	end := nanotime() + e.chunk*1000
-	for nanotime() < end {
-		if e.qsort {
+	start := nanotime()
+	if e.qsort {
+		for range cpuQsortRounds {
 			e.sortRound()
+		}
+		e.last = nanotime() - start
+	} else {
+		for end := start + e.chunk*1000; nanotime() < end; {
 		}
 	}
 	u.Result, u.Err = len(u.Buf), 0 // counted as no bytes (NoIO)
@@ -122,7 +142,7 @@ func (e *cpuEngine) Queue(u *IOUnit) Status {
 func (e *cpuEngine) sortRound() {
 	a := e.arr
 	for i := range a {
-		a[i] = e.rng.next()
+		a[i] = uint64(e.rng.next())<<32 | uint64(e.rng.next())
 	}
 	n := len(a)
 	for i := n/2 - 1; i >= 0; i-- {
@@ -134,7 +154,7 @@ func (e *cpuEngine) sortRound() {
 	}
 }
 
-func siftDown(a []uint32, root, n int) {
+func siftDown(a []uint64, root, n int) {
 	for {
 		child := 2*root + 1
 		if child >= n {

@@ -20,12 +20,30 @@ type fallocEngine struct{}
 type ftruncateEngine struct{}
 
 var (
-	_ Engine = fallocEngine{}
-	_ Engine = ftruncateEngine{}
+	_ Engine     = fallocEngine{}
+	_ FileOpener = fallocEngine{}
+	_ Engine     = ftruncateEngine{}
 )
 
 func newFalloc(EngineConfig) (Engine, error)    { return fallocEngine{}, nil }
 func newFtruncate(EngineConfig) (Engine, error) { return ftruncateEngine{}, nil }
+
+// OpenFile opens path read-write, creating it (mode 0600), whatever the
+// job's direction: fallocate(2) needs a writable descriptor even for the
+// reads (KEEP_SIZE allocations), and fio 3.33 opens falloc's files so
+// (strace: O_RDWR|O_CREAT for rw=read, write and trim alike).
+func (fallocEngine) OpenFile(_ int, path string, flags int) (int, error) {
+	flags = flags&^unix.O_ACCMODE | unix.O_RDWR | unix.O_CREAT
+	return unix.Open(path, flags, 0o600)
+}
+
+// CloseFile closes fd.
+func (fallocEngine) CloseFile(_ int, fd int) error {
+	if fd < 0 {
+		return nil
+	}
+	return unix.Close(fd)
+}
 
 func (fallocEngine) Queue(u *IOUnit) Status {
 	var err error

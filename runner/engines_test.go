@@ -329,17 +329,20 @@ func TestMmapEngine(t *testing.T) {
 }
 
 // cpuio reads its options, announces itself as fio does, pauses enough
-// for its load and burns about cpuchunks per unit.
+// for its load and burns about cpuchunks per unit (noop), or sorts a
+// fixed amount per unit whatever cpuchunks says and pauses for what that
+// took (qsort, as fio 3.33: its qsort units take tens of ms with
+// cpuchunks=1000 as with 100000).
 func TestCPUIO(t *testing.T) {
 	if _, err := newCPUIO(EngineConfig{}); err != errCPULoad {
 		t.Errorf("no cpuload: %v", err)
 	}
-	eng, err := newCPUIO(EngineConfig{Options: map[string]string{"cpuload": "25", "cpuchunks": "2000", "cpumode": "qsort"}})
+	eng, err := newCPUIO(EngineConfig{Options: map[string]string{"cpuload": "25", "cpuchunks": "2000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := eng.(*cpuEngine)
-	if got := c.Notice("burn"); got != "burn (qsort): ioengine=cpuio, cpuload=25, cpucycle=2000" {
+	if got := c.Notice("burn"); got != "burn (noop): ioengine=cpuio, cpuload=25, cpucycle=2000" {
 		t.Errorf("Notice = %q", got)
 	}
 	if got := c.ThinkTime(); got != 6000*1000 {
@@ -353,6 +356,25 @@ func TestCPUIO(t *testing.T) {
 	}
 	if u.Err != 0 {
 		t.Errorf("cpuio unit failed: %v", u.Err)
+	}
+	eng, err = newCPUIO(EngineConfig{Options: map[string]string{"cpuload": "25", "cpuchunks": "1", "cpumode": "qsort"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = eng.(*cpuEngine)
+	if got := c.Notice("burn"); got != "burn (qsort): ioengine=cpuio, cpuload=25, cpucycle=1" {
+		t.Errorf("Notice = %q", got)
+	}
+	start = time.Now()
+	eng.Queue(u)
+	d := time.Since(start)
+	// Tolerance: two sorts of 2^18 numbers take tens of ms here, some
+	// ms on the fastest machine; far more than cpuchunks' 1 µs.
+	if d < time.Millisecond {
+		t.Errorf("a qsort unit took %v; want a full sort, far over cpuchunks (1 µs)", d)
+	}
+	if got := time.Duration(c.ThinkTime()); got < 3*time.Millisecond || got > 3*d {
+		t.Errorf("qsort ThinkTime = %v; want 75/25 of the unit's duration (%v)", got, d)
 	}
 	for _, bad := range []map[string]string{{"cpuload": "101"}, {"cpuload": "50", "cpumode": "spin"}, {"cpuload": "50", "exit_on_io_done": "1"}} {
 		if _, err := newCPUIO(EngineConfig{Options: bad}); err == nil {

@@ -201,23 +201,52 @@ func (f *jobFile) needsLayout() uint64 {
 	return f.fileSize
 }
 
+// makeParents creates the missing directories above path, mode 0700,
+// as fio does before laying a file out. It tries each one from the top,
+// taking one that exists (EEXIST) as made, and fails with fio's message
+// naming the first it cannot make ("fio: failed to create dir (a/b):
+// Not a directory").
+func makeParents(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil
+	}
+	for i := 1; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		sub := dir[:i]
+		if sub == "/" || strings.HasSuffix(sub, "/") {
+			continue
+		}
+		if err := unix.Mkdir(sub, 0o700); err != nil && err != unix.EEXIST {
+			return fmt.Errorf("fio: failed to create dir (%s): %s", sub, errText(errno(err)))
+		}
+	}
+	return nil
+}
+
 // layout creates or extends f to its size. Files a job reads are filled
 // with data, since reading holes measures nothing, and so are the files
 // of an overwrite=1 job; files only written are allocated per fallocate=.
 func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error {
 	fill := j.RW.Reads() || j.Overwrite
 	var pre unix.Stat_t
-	if unix.Stat(f.path, &pre) != nil && !j.AllowFileCreate {
+	exists := unix.Stat(f.path, &pre) == nil
+	if !exists && !j.AllowFileCreate {
 		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
 	}
-	if dir := filepath.Dir(f.path); dir != "." {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return &setupError{errno: unix.ENOENT, fn: "open", msg: fmt.Sprintf("fio: %s is not a directory", dir)}
+	if exists && j.AllowFileCreate {
+		// Like fio, a file too small is removed and laid out anew; a
+		// file that cannot be removed (/proc/version: EPERM) fails the
+		// job there, before its I/O.
+		if err := unix.Unlink(f.path); err != nil && errno(err) != unix.ENOENT {
+			return &setupError{errno: errno(err), fn: "unlink"}
 		}
 	}
 	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: Laying out IO file failed", f.path)}
+		return &setupError{errno: errno(err), fn: "open"}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
@@ -274,11 +303,15 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 	return nil
 }
 
+// fadvise is posix_fadvise(2); a variable so that tests can count the
+// advice a job gives.
+var fadvise = unix.Fadvise
+
 // dropLaidOut drops a freshly laid-out file's pages from the page cache,
 // as fio does whatever invalidate says: a job reading the file right
 // after its layout then reads the device, not the pages just written.
 func dropLaidOut(fd int, size uint64) {
-	_ = unix.Fadvise(fd, 0, int64(size), unix.FADV_DONTNEED)
+	_ = fadvise(fd, 0, int64(size), unix.FADV_DONTNEED)
 }
 
 // errLayoutStopped ends a layout a stop signal cut short.
@@ -349,16 +382,26 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 	if j.Invalidate {
 		// Drop the cached pages of the region so reads reach the device,
 		// as fio does by default (invalidate=1), direct=1 or not.
-		if f.blockDev {
-			unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKFLSBUF, 0)
-		} else {
-			_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
-		}
+		f.dropCache()
 	}
 	if advice, ok := fadviseFor(j); ok {
-		_ = unix.Fadvise(fd, int64(f.offset), int64(f.size), advice)
+		_ = fadvise(fd, int64(f.offset), int64(f.size), advice)
 	}
 	return nil
+}
+
+// dropCache drops the cached pages of f's region (BLKFLSBUF on a block
+// device, which has no regions): what invalidate=1 does when the file is
+// opened and, in a time_based job, each time its I/O wraps around it.
+func (f *jobFile) dropCache() {
+	if f.fd < 0 {
+		return
+	}
+	if f.blockDev {
+		unix.Syscall(unix.SYS_IOCTL, uintptr(f.fd), unix.BLKFLSBUF, 0)
+		return
+	}
+	_ = fadvise(f.fd, int64(f.offset), int64(f.size), unix.FADV_DONTNEED)
 }
 
 // fadviseFor returns the posix_fadvise(2) advice fadvise_hint asks for,

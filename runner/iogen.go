@@ -319,7 +319,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if !j.TimeBased && g.fileBytes[fi] >= f.size && !g.twPending {
+		if (!j.TimeBased || w.seqPasses()) && g.fileBytes[fi] >= f.size && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
@@ -573,6 +573,9 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	if random && j.PercentageRandom[d] < 100 && int(g.pctRng.below(100)) >= j.PercentageRandom[d] {
 		random = false
 	}
+	if !random && j.TimeBased && g.zone == nil {
+		room = w.seqWrap(fi, f, d, room)
+	}
 	bs = w.blockSize(d, random, room)
 	if bs == 0 || bs > f.size {
 		return 0, 0, false
@@ -595,6 +598,38 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	return f.offset + rel, bs, true
 }
 
+// seqPasses reports whether a time_based job ends a pass over its files
+// the way a loop ends, closing and reopening them (which drops their
+// cached pages again): fio does so for sequential I/O over several
+// files, each file done once its region's bytes are issued.
+func (w *worker) seqPasses() bool {
+	return !w.job.RW.Random() && len(w.files) > 1 && w.gen.zone == nil
+}
+
+// seqWrap prepares the next sequential I/O of a time_based job in file
+// fi and returns the room it has. As in fio: an I/O that ended at the
+// region's end wraps the position to its start and drops the region's
+// cached pages (invalidate=1, without direct=1), the file staying open;
+// the room is what is left before the end, so a block that does not
+// fit there ends the file's pass (the loop ends and the file is
+// reopened, its pages dropped by the open).
+func (w *worker) seqWrap(fi int, f *jobFile, d stats.Dir, room uint64) uint64 {
+	pos := &w.seqPos[fi][seqSlot(d)]
+	if *pos >= f.size {
+		*pos = 0
+		w.wrapped(fi)
+	}
+	return min(room, f.size-*pos)
+}
+
+// wrapped drops file fi's cached pages when a time_based job's I/O has
+// wrapped around it, as fio does (invalidate=1, unless direct=1).
+func (w *worker) wrapped(fi int) {
+	if w.job.Invalidate && !w.job.Direct && !w.info.NoFiles {
+		w.files[fi].dropCache()
+	}
+}
+
 // seqSlot is the sequential position a direction uses: trims share the
 // writes' (trimwrite writes what it trimmed).
 func seqSlot(d stats.Dir) int { return min(int(d), 1) }
@@ -606,13 +641,16 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 		*pos = 0 // wrap: the bytes issued end the file, not its end
 	}
 	off := *pos
-	next := int64(off+bs) + w.skip()
+	skip := w.skip()
+	next := int64(off+bs) + skip
 	switch {
 	case next < 0:
 		next += int64(f.size) - int64(bs)
 		if next < 0 {
 			next = 0
 		}
+	case uint64(next) == f.size && skip == 0:
+		// At the end: the next I/O wraps (seqWrap in a time_based job).
 	case uint64(next) >= f.size:
 		next = 0
 	}
@@ -640,6 +678,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64,
 				return 0, 0, false
 			}
 			c.reset()
+			w.wrapped(fi)
 			if blk, ok = c.next(); !ok {
 				return 0, 0, false
 			}
@@ -652,8 +691,10 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64,
 				return 0, 0, false
 			}
 			// time_based: like fio, start the map over within the same
-			// loop (no drain, one runtime span).
+			// loop (no drain, one runtime span), dropping the cached
+			// pages again.
 			m.reset()
+			w.wrapped(fi)
 		}
 		blk := m.take(w.randBelow(m.blocks))
 		// A larger I/O covers the free blocks after blk; it is cut where
@@ -782,9 +823,15 @@ func (w *worker) prepareWrite(b []byte) {
 	}
 }
 
-// think pauses after a completion for the engine's think time (cpuio).
-func (w *worker) think() {
-	if w.thinkNS > 0 {
-		sleepNS(w.thinkNS)
+// think pauses after a completion for the engine's think time (cpuio);
+// it reports whether it paused.
+func (w *worker) think() bool {
+	if w.thinker == nil {
+		return false
 	}
+	ns := w.thinker.ThinkTime()
+	if ns > 0 {
+		sleepNS(ns)
+	}
+	return ns > 0
 }

@@ -83,6 +83,13 @@ func TestEngineJobs(t *testing.T) {
 			files: []fileInfo{{"a.0.0", 65536, 0o644}},
 		},
 		{
+			// falloc opens its files read-write whatever the direction
+			// (fio 3.33, strace): a read allocates, keeping the size.
+			name: "falloc read", args: []string{"ioengine=falloc", "filesize=64k"},
+			bytes: [3]uint64{65536}, ios: [3]uint64{16}, clatN: 16, latN: 16,
+			files: []fileInfo{{"a.0.0", 65536, 0o644}},
+		},
+		{
 			// A trim on a regular file is BLKDISCARD: ENOTTY in td_io_queue.
 			name: "psync trim", args: []string{"ioengine=psync", "filesize=64k", "rw=trim"},
 			ios:   [3]uint64{0, 0, 1},
@@ -250,5 +257,61 @@ func TestMountedDevices(t *testing.T) {
 	got := mountedDevices(table)
 	if len(got) != 1 || !got[st.Rdev] {
 		t.Errorf("mountedDevices = %v; want only %s (%d)", got, dev, st.Rdev)
+	}
+}
+
+// A file too small for the job is removed and laid out anew, as fio does
+// (strace: unlink, then open with O_CREAT): the path gets a new file, and
+// a hard link to the old one keeps the old one.
+func TestLayoutReplacesSmallFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(path, filepath.Join(dir, "link")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	oc, errs := runJobs(t, dir, "name=a", "filename=f", "rw=write", "size=8k")
+	if oc.Failed != 0 {
+		t.Fatalf("job failed: %s", errs)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "link")); string(got) != "old" {
+		t.Errorf("the link to the old file holds %d bytes; want the old file's 3", len(got))
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 8192 {
+		t.Errorf("f: %v; want 8192 bytes", err)
+	}
+}
+
+// The directories above a job's file are created, mode 0700, as fio does
+// (create_on_open too); one that cannot be made fails the job with fio's
+// message, error 0 in its report, and counts for the exit status.
+func TestMissingParentDirs(t *testing.T) {
+	for _, extra := range [][]string{{"rw=write"}, {"rw=read"}, {"rw=write", "create_on_open=1"}} {
+		dir := t.TempDir()
+		oc, errs := runJobs(t, dir, append([]string{"name=a", "filename=d1/d2/f", "size=8k"}, extra...)...)
+		if oc.Failed != 0 {
+			t.Errorf("%v: job failed: %s", extra, errs)
+			continue
+		}
+		for _, d := range []string{"d1", "d1/d2"} {
+			if st, err := os.Stat(filepath.Join(dir, d)); err != nil || st.Mode().Perm() != 0o700 {
+				t.Errorf("%v: %s: %v, %v; want a directory of mode 0700", extra, d, st, err)
+			}
+		}
+		if st, err := os.Stat(filepath.Join(dir, "d1/d2/f")); err != nil || st.Size() != 8192 {
+			t.Errorf("%v: the file: %v; want 8192 bytes", extra, err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "plain"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oc, errs := runJobs(t, dir, "name=a", "filename=plain/sub/deeper/f", "rw=write", "size=8k")
+	want := "fio: failed to create dir (" + filepath.Join(dir, "plain/sub") + "): Not a directory\n"
+	if oc.Failed != 1 || len(oc.Result.Jobs) != 1 || oc.Result.Jobs[0].Error != 0 || errs != want {
+		t.Errorf("a file in the way: %d failed, %d reports, stderr %q; want 1 failed, 1 report with error 0, %q",
+			oc.Failed, len(oc.Result.Jobs), errs, want)
 	}
 }

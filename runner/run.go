@@ -52,9 +52,13 @@ type task struct {
 	// skipped: the run was refused before this job started (a write
 	// to a mounted device).
 	skipped bool
-	err     unix.Errno
-	errFn   string
-	errMsg  string
+	// noDir: a directory above one of the job's files could not be
+	// created; as in fio the job is reported with nothing done and
+	// error 0, yet counts as failed for the exit status.
+	noDir  bool
+	err    unix.Errno
+	errFn  string
+	errMsg string
 	// steady is the steady-state outcome (steady.go); nil without
 	// steadystate_duration.
 	steady *output.SteadyState
@@ -111,6 +115,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if files, err := planFiles(t.job); err == nil {
 				t.files = files
 			}
+		}
+		if !t.info.NoLayout && !t.makeDirs() {
+			continue
 		}
 		if !t.info.NoLayout && !t.job.CreateOnOpen && len(t.job.ReadIolog) == 0 {
 			if err := layoutFiles(t, laidOut, cfg); err != nil {
@@ -211,7 +218,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		if t.w != nil && t.w.err != 0 && t.err == 0 {
 			t.err, t.errFn = t.w.err, t.w.errFunc // printed by ctl.finished
 		}
-		if t.err != 0 {
+		if t.err != 0 || t.noDir {
 			out.Failed++
 		}
 	}
@@ -250,6 +257,22 @@ func startTicker() (t *stats.Ticker, done func()) {
 		close(stop)
 		<-finished
 	}
+}
+
+// makeDirs creates the missing directories above the task's files, as
+// fio does when the job starts (create_on_open included). It reports
+// false, the task skipped, when one cannot be made.
+func (t *task) makeDirs() bool {
+	for _, f := range t.files {
+		if f.blockDev || f.path == "" {
+			continue
+		}
+		if err := makeParents(f.path); err != nil {
+			t.errMsg, t.skipped, t.noDir = err.Error(), true, true
+			return false
+		}
+	}
+	return true
 }
 
 // fail records a setup error of the task.

@@ -89,7 +89,7 @@ type worker struct {
 	opener  FileOpener    // the engine's, or nil
 	vfy     *verifier     // verify state (verify.go), nil without verify
 	trace   *tracer       // write_iolog/read_iolog (iolog_trace.go), nil without
-	thinkNS int64         // pause after each completion (cpuio)
+	thinker Thinker       // the engine's pause after each completion (cpuio), or nil
 	lim     *limits       // rate_min, max_latency, latency_target (limits.go); nil without
 	locker  *fileLocker   // lockfile (lockfile.go); nil without
 	overlap *overlapState // serialize_overlap (overlap.go); nil without
@@ -153,9 +153,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.release()
 		return nil, err
 	}
-	if t, ok := eng.(Thinker); ok {
-		w.thinkNS = t.ThinkTime()
-	}
+	w.thinker, _ = eng.(Thinker)
 
 	w.rng.seed(j.RandSeed)
 	w.mixRng.seed(j.RandSeed + 1)
@@ -471,8 +469,7 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		w.rampOver(now)
 		w.batchDone(now)
 		w.thinkAfter(1, false, now)
-		if w.thinkNS > 0 {
-			w.think()
+		if w.think() {
 			now = nanotime()
 		}
 	}
