@@ -36,7 +36,12 @@ func startLoad(c loadConfig) (*load, error) {
 	start := func(args ...string) error {
 		cmd := exec.Command(self, args...)
 		cmd.Stderr = os.Stderr
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		// Each hog runs in a session of its own, as unrelated work on a
+		// machine does: with the kernel's autogroup scheduling a session
+		// shares the CPU with the other sessions, so hogs in the harness's
+		// own session would take their CPU from gofio (one session) but
+		// not from fio (each job process calls setsid). docs/perf.md.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("load %v: %w", args, err)
 		}
