@@ -101,6 +101,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.formats.normal {
 		info, msgs = con, con
 	}
+	// A job run as a process prints its own lines (verify failures, the
+	// "fio: pid=N, err=..." line, "Saving output of prerun"); with
+	// --output fio 3.33 never gets them into the file: the errors reach
+	// stderr only and the rest is lost. Only thread=1 jobs write there.
+	var procInfo, procErrs io.Writer
+	if s.outputPath != "" {
+		procInfo, procErrs = io.Discard, stderr
+	}
 
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -116,7 +124,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
 	mon.close()
 	intr.finish()
 	if err != nil {
