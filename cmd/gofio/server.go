@@ -41,7 +41,7 @@ func runServer(addr string, stderr io.Writer) int {
 		<-sigs
 		l.Close()
 	}()
-	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{} }, Log: stderr}
+	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{log: stderr} }, Log: stderr}
 	if err := srv.Serve(l); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -62,16 +62,39 @@ type serverBackend struct {
 	// clientIP is the client's address (serverclient.go), "" when not
 	// on TCP.
 	clientIP string
+	// log is the server's own stderr.
+	log io.Writer
 }
 
 var _ netio.Backend = (*serverBackend)(nil)
 
+// JobLine reads a JOBLINE as fio's server does (fio 3.33, observed): for
+// an option getopt rejects, glibc's message goes to the server's own
+// stderr and fio's "fio: unrecognized option 'ARG'" line (with its "Did
+// you mean" line) to the client, once. When that option is the last
+// argument the server goes on without it; otherwise it reads no further
+// and quits.
 func (b *serverBackend) JobLine(argv []string, errs io.Writer) error {
 	if len(argv) > 0 {
 		argv = argv[1:]
 	}
+	_, err := parser.ParseArgs(argv, spec{})
+	var ae *parser.ArgError
+	if errors.As(err, &ae) {
+		lines := ae.Lines("fio")
+		if b.log != nil {
+			fmt.Fprintln(b.log, lines[0])
+		}
+		for _, l := range lines[1:] {
+			fmt.Fprintln(errs, l)
+		}
+		if ae.Pos.Line != len(argv) {
+			return errNoRun
+		}
+		argv = argv[:len(argv)-1]
+	}
 	b.args = append(b.args, argv...)
-	_, _, err := b.load(errs, io.Discard)
+	_, _, err = b.load(errs, io.Discard)
 	return err
 }
 
