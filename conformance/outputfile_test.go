@@ -11,7 +11,8 @@ import (
 
 // TestOutputFileJobLines compares where fio and gofio put the lines a job
 // prints while it runs (a verify failure and the "fio: pid=N, err=84"
-// line; exec_prerun's and exec_postrun's "Saving output" lines): on
+// line; exec_prerun's and exec_postrun's "Saving output" lines; the
+// note on a synchronous engine's iodepth): on
 // stdout, on stderr, or in --output's file, for each output format. With
 // --output, fio's file holds the report alone for a job run as a process.
 // (With json or terse on stdout, and for thread=1 jobs with json or terse
@@ -21,6 +22,7 @@ func TestOutputFileJobLines(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	verify := []string{"--name=v", "--filename=vf", "--rw=write", "--bs=4k", "--size=64k", "--verify=md5", "--verify_only"}
+	note := []string{"--name=n", "--filename=nf", "--rw=write", "--bs=4k", "--size=16k", "--iodepth=4"} // psync's iodepth note
 	exec := []string{"--name=p", "--filename=pf", "--rw=write", "--bs=4k", "--size=16k", "--exec_prerun=echo hi", "--exec_postrun=echo bye"}
 	variants := []struct {
 		name string
@@ -38,7 +40,7 @@ func TestOutputFileJobLines(t *testing.T) {
 	jobs := []struct {
 		name string
 		args []string
-	}{{"verify", verify}, {"exec", exec}}
+	}{{"verify", verify}, {"exec", exec}, {"note", note}}
 	for _, job := range jobs {
 		for _, v := range variants {
 			t.Run(job.name+"/"+v.name, func(t *testing.T) {
@@ -99,7 +101,8 @@ func jobLines(s string) []string {
 	var out []string
 	for _, l := range lines(s) {
 		if strings.Contains(l, "verify failed") || strings.Contains(l, "CRC:") ||
-			strings.HasPrefix(l, "fio: pid=") || strings.Contains(l, "Saving output of") {
+			strings.HasPrefix(l, "fio: pid=") || strings.Contains(l, "Saving output of") ||
+			strings.HasPrefix(l, "note: both iodepth") {
 			out = append(out, loc.ReplaceAllString(l, "pid=P, err=$1/file:F,"))
 		}
 	}

@@ -170,8 +170,8 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintln(cfg.Errors, t.errMsg)
 				continue
 			}
-			engineNotices(cfg, t, w)
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
+			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)
 			ssm.add(t)

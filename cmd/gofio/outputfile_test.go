@@ -32,6 +32,7 @@ func TestOutputFileJobLines(t *testing.T) {
 	verify = append(verify, "--verify_only")
 	prerun := []string{"--name=" + filepath.Join(dir, "p"), "--ioengine=null", "--size=64k", "--exec_prerun=true", "--exec_postrun=true"}
 
+	note := []string{"--name=" + filepath.Join(dir, "n"), "--size=16k", "--iodepth=4"} // psync's iodepth note
 	const failed = "md5: verify failed at file "
 	cases := []struct {
 		name   string
@@ -50,6 +51,8 @@ func TestOutputFileJobLines(t *testing.T) {
 		{"prerun json", prerun, "json", 0, nil, nil, []string{"Saving output of"}, nil},
 		{"prerun terse", prerun, "terse", 0, nil, nil, []string{"Saving output of"}, nil},
 		{"prerun normal", prerun, "normal", 0, nil, nil, []string{"Saving output of"}, nil},
+		{"note json", note, "json", 0, nil, nil, []string{"note: both iodepth"}, nil},
+		{"note normal thread", slices.Concat(note, []string{"--thread"}), "normal", 0, []string{"note: both iodepth"}, nil, nil, nil},
 		{"prerun normal thread", slices.Concat(prerun, []string{"--thread"}), "normal", 0, []string{"Saving output of prerun", "Saving output of postrun"}, nil, nil, nil},
 	}
 	for _, c := range cases {
