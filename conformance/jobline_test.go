@@ -20,7 +20,8 @@ import (
 // rejects, then RUN, and compares what each answers (the messages, the
 // TEXT lines with their levels) and what each prints on its own stderr.
 // fio's server prints "fio: unrecognized option 'ARG'" to the client once
-// and glibc's own line on its stderr, and goes on without the option.
+// and glibc's own line on its stderr, and goes on without the option; a
+// value fio refuses is reported once and its option dropped.
 func TestServerJobLineErrors(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
@@ -29,6 +30,12 @@ func TestServerJobLineErrors(t *testing.T) {
 		{"--hipri"},
 		{"--bs"},
 		{"--foo", "--output-format=normal", "--hipr=1"},
+		// Values fio refuses: said once, the option dropped.
+		{"--output-format=bogus"},
+		{"--terse-version=9", "--output-format=terse"},
+		{"--eta-interval=abc"},
+		{"--eta-interval=abc", "--output-format=terse"},
+		{"--output-format", "bogus"},
 	}
 	for _, argv := range cases {
 		t.Run(strings.Join(argv, " "), func(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 // TestServerJobLineError checks a JOBLINE with an option getopt rejects,
 // as fio 3.33's server reads it (observed): fio's line reaches the client
 // once, glibc's the server's stderr; a bad last option is skipped, one
-// with more arguments after it ends the session.
+// with more arguments after it ends the session. An option whose value
+// fio refuses is treated the same way.
 func TestServerJobLineError(t *testing.T) {
 	cases := []struct {
 		argv      []string
@@ -21,6 +22,11 @@ func TestServerJobLineError(t *testing.T) {
 		{[]string{"fio", "--bs"}, "fio: unrecognized option '--bs'\nDid you mean bs?\n", "fio: option '--bs' requires an argument\n", false, nil},
 		{[]string{"fio", "--foo=1", "--eta=never"}, "fio: unrecognized option '--foo=1'\nDid you mean loops?\n", "fio: unrecognized option '--foo=1'\n", true, nil},
 		{[]string{"fio", "--eta=never"}, "", "", false, []string{"--eta=never"}},
+		{[]string{"fio", "--eta=never", "--terse-version=9"}, "fio: bad terse version format\n", "", false, []string{"--eta=never"}},
+		{[]string{"fio", "--eta=never", "--output-format", "bogus"}, "fio: invalid output format bogus\nfio: failed parsing output-format\n", "", false, []string{"--eta=never"}},
+		{[]string{"fio", "--terse-version=9", "--eta=never"}, "fio: bad terse version format\n", "", true, nil},
+		{[]string{"fio", "--terse-version=9", "--foo"}, "fio: bad terse version format\n", "", true, nil},
+		{[]string{"fio", "--debug=io"}, "gofio: option --debug=io is not supported yet (gofio has no debug log)\n", "", true, nil},
 	}
 	for _, c := range cases {
 		var text, log strings.Builder

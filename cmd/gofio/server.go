@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/gofio/gofio/jobspec"
@@ -68,19 +69,41 @@ type serverBackend struct {
 
 var _ netio.Backend = (*serverBackend)(nil)
 
-// JobLine reads a JOBLINE as fio's server does (fio 3.33, observed): for
-// an option getopt rejects, glibc's message goes to the server's own
-// stderr and fio's "fio: unrecognized option 'ARG'" line (with its "Did
-// you mean" line) to the client, once. When that option is the last
-// argument the server goes on without it; otherwise it reads no further
-// and quits.
+// JobLine reads a JOBLINE as fio's server does (fio 3.33, observed). At
+// the first option it refuses, getopt's (an unknown option) or for its
+// value (--terse-version=9), it stops reading: it tells the client once
+// (fio's "fio: unrecognized option 'ARG'" line, with its "Did you mean"
+// line, or the value's message; glibc's own line goes to the server's
+// stderr), then goes on without the option when it was the last
+// argument, and quits otherwise.
 func (b *serverBackend) JobLine(argv []string, errs io.Writer) error {
 	if len(argv) > 0 {
 		argv = argv[1:]
 	}
-	_, err := parser.ParseArgs(argv, spec{})
+	cl, err := parser.ParseArgs(argv, spec{})
+	bad, end := -1, 0 // the refused option's arguments: argv[bad:end]
+	for _, o := range cl.Fio {
+		i := o.Pos.Line - 1
+		if i < 0 || i >= len(argv) {
+			continue
+		}
+		s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
+		var msg strings.Builder
+		if done, status := s.apply(o, io.Discard, &msg); !done || status == 0 {
+			continue
+		}
+		io.WriteString(errs, msg.String())
+		if strings.HasPrefix(msg.String(), "gofio:") {
+			return errNoRun // not supported yet: gofio's message, no run
+		}
+		bad, end = i, i+1
+		if o.HasValue && !strings.Contains(argv[i], "=") {
+			end++ // "--opt value"
+		}
+		break
+	}
 	var ae *parser.ArgError
-	if errors.As(err, &ae) {
+	if bad < 0 && errors.As(err, &ae) {
 		lines := ae.Lines("fio")
 		if b.log != nil {
 			fmt.Fprintln(b.log, lines[0])
@@ -88,10 +111,13 @@ func (b *serverBackend) JobLine(argv []string, errs io.Writer) error {
 		for _, l := range lines[1:] {
 			fmt.Fprintln(errs, l)
 		}
-		if ae.Pos.Line != len(argv) {
+		bad, end = ae.Pos.Line-1, ae.Pos.Line
+	}
+	if bad >= 0 {
+		if end < len(argv) {
 			return errNoRun
 		}
-		argv = argv[:len(argv)-1]
+		argv = argv[:bad]
 	}
 	b.args = append(b.args, argv...)
 	_, _, err = b.load(errs, io.Discard)
