@@ -23,9 +23,28 @@ func includeFailure(sec parser.Section) string {
 	return "fio: file:init.c:1956, func=job file open, error=" + msg
 }
 
+// MaxJobs is the size of fio 3.33's job table: a run holds at most this
+// many jobs, clones included (observed: 4088 jobs run, and one more, by
+// numjobs or as one more section, is refused).
+const MaxJobs = 4088
+
+// JobLimitMessage is the line fio prints when its job table is full.
+const JobLimitMessage = "error: maximum number of jobs reached."
+
+// tooManyJobs prints what fio prints when its job table is full, and
+// returns it as an *Error (exit status 1).
+func (b *Builder) tooManyJobs() error {
+	b.errln(JobLimitMessage)
+	return b.fail("error: failed to setup shm segment")
+}
+
 // addJob adds a job: outside dry runs with fio's checks, then numbers its
-// reporting group and creates its numjobs clones.
+// reporting group and creates its numjobs clones (numjobs=0: clones until
+// the job table is full, as fio does).
 func (b *Builder) addJob(j *Job, includeErr string) error {
+	if !b.cfg.DryRun && len(b.plan.Jobs) >= MaxJobs {
+		return b.tooManyJobs()
+	}
 	if includeErr != "" {
 		fmt.Fprintln(b.info(), includeErr)
 		if !b.cfg.DryRun {
@@ -48,7 +67,17 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 	j.GroupID = b.group
 	b.plan.Jobs = append(b.plan.Jobs, j)
 	b.origins = append(b.origins, j)
-	for k := j.NumJobs - 1; k >= 1; k-- {
+	n := j.NumJobs
+	if n == 0 {
+		n = MaxJobs + 1
+	}
+	if len(b.plan.Jobs)-1+n > MaxJobs {
+		// fio announces the job but not its "..." line, the clones
+		// having failed; the plan is not run.
+		j.NumJobs = 1
+		return b.tooManyJobs()
+	}
+	for k := n - 1; k >= 1; k-- {
 		c := j.clone()
 		c.JobNum = k
 		c.Stonewall, c.NewGroup = false, false
@@ -60,10 +89,6 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 // check makes the checks fio makes when it adds a job, and settles derived
 // settings.
 func (b *Builder) check(j *Job) error {
-	if j.NumJobs <= 0 {
-		b.errln(fmt.Sprintf("gofio: job %s: numjobs=%d leaves no job to run (fio 3.33 creates jobs until its job table is full)", j.Name, j.NumJobs))
-		return &Error{Msg: "numjobs=0"}
-	}
 	if _, known := ResolveEngine(j.IOEngine); !known && !strings.HasPrefix(j.IOEngine, "external:") {
 		return b.engineNotLoadable(j.IOEngine, true)
 	}

@@ -89,12 +89,10 @@ const syncDepthNote = "note: both iodepth >= 1 and synchronous I/O engine are se
 
 // engineNotices prints the lines fio prints as a job starts: the note on
 // a synchronous engine's iodepth and the engine's own announcement
-// (cpuio).
-func engineNotices(cfg Config, t *task, w *worker) {
-	out := cfg.Info
-	if out == nil {
-		out = cfg.Errors
-	}
+// (cpuio). fio prints them from the job's process, so they go to the
+// job's info stream (w.ts).
+func engineNotices(t *task, w *worker) {
+	out := w.ts.info
 	if t.info.Sync && t.job.IODepth > 1 {
 		fmt.Fprintln(out, syncDepthNote)
 	}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -17,8 +16,6 @@ type control struct {
 	tasks []*task
 	index map[*task]int
 	prog  *Progress
-	info  io.Writer // runtime messages (stdout)
-	errs  io.Writer // error messages (stderr)
 
 	mu     sync.Mutex
 	stops  []chan struct{}
@@ -31,8 +28,6 @@ func newControl(tasks []*task, prog *Progress, cfg Config) *control {
 	c := &control{
 		tasks:  tasks,
 		prog:   prog,
-		info:   cfg.Info,
-		errs:   cfg.Errors,
 		stops:  make([]chan struct{}, len(tasks)),
 		closed: make([]bool, len(tasks)),
 		done:   make(chan struct{}),
@@ -63,10 +58,11 @@ func (c *control) close() { close(c.done) }
 // stop returns t's stop channel.
 func (c *control) stop(t *task) <-chan struct{} { return c.stops[c.index[t]] }
 
-// attach connects t's new worker to the live view and the error stream.
+// attach connects t's new worker, whose thread setup is made, to the
+// live view and the error stream.
 func (c *control) attach(t *task) {
 	t.w.prog.jp = &c.prog.jobs[c.index[t]]
-	t.w.ioerr.out = c.errs
+	t.w.ioerr.out = t.w.ts.errs
 }
 
 // stopAll stops every job and starts no more.
@@ -122,9 +118,9 @@ func (c *control) finished(t *task) {
 		// fio prints a job's error on its info stream when the job failed
 		// during its I/O or setting up its thread (thread.go), on stderr
 		// when it failed before.
-		out := c.errs
-		if (w.epoch != 0 || w.ts.errInfo) && c.info != nil {
-			out = c.info
+		out := w.ts.errs
+		if w.epoch != 0 || w.ts.errInfo {
+			out = w.ts.info
 		}
 		fmt.Fprintf(out, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", w.tid, int(w.err), w.errFunc, errText(w.err))
 		c.prog.setState(i, StateFailed)

@@ -76,10 +76,11 @@ type jobProgress struct {
 	ios   [stats.NDirs]atomic.Uint64
 
 	// want asks the worker for a copy of its statistics; the worker
-	// clears it once snap holds the copy.
+	// clears it once snap holds the copy. snap is made at the first
+	// request: a stats.Job is large, and most runs ask for none.
 	want atomic.Bool
 	mu   sync.Mutex
-	snap stats.Job
+	snap *stats.Job
 }
 
 // liveRun is what a live report needs from Run.
@@ -204,8 +205,11 @@ func (p *Progress) Report(wait time.Duration) *output.Result {
 			}
 		case s >= StateRamp:
 			jp.want.Store(false)
+			c.w = &worker{tid: int(jp.tid.Load()), epoch: jp.epoch.Load(), lim: limitsOf(t.w)}
 			jp.mu.Lock()
-			c.w = &worker{st: jp.snap, tid: int(jp.tid.Load()), epoch: jp.epoch.Load(), lim: limitsOf(t.w)}
+			if jp.snap != nil {
+				c.w.st = *jp.snap
+			}
 			jp.mu.Unlock()
 		}
 		tasks[i] = c
@@ -275,7 +279,10 @@ func (w *worker) publish(now int64) {
 	}
 	if jp.want.Load() {
 		jp.mu.Lock()
-		w.liveStats(now, &jp.snap)
+		if jp.snap == nil {
+			jp.snap = new(stats.Job)
+		}
+		w.liveStats(now, jp.snap)
 		jp.mu.Unlock()
 		jp.want.Store(false)
 	}

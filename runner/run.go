@@ -27,6 +27,13 @@ type Config struct {
 	// every output format ("fio: pid=N, err=..." when a job fails during
 	// its I/O); nil prints them on Errors.
 	Info io.Writer
+	// ProcessInfo and ProcessErrors, when set, replace Info and Errors
+	// for the lines a job run as a process (thread=0) prints while it
+	// runs: its thread setup, exec_prerun/exec_postrun, I/O and verify
+	// errors, its "fio: pid=N, err=..." line. fio prints these from the
+	// job's own process; with --output=FILE the file never gets them
+	// (fio 3.33, observed), while a thread=1 job's lines reach it.
+	ProcessInfo, ProcessErrors io.Writer
 	// Progress, if set, receives the live view of the run (status line,
 	// live reports).
 	Progress *Progress
@@ -181,8 +188,8 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintln(cfg.Errors, t.errMsg)
 				continue
 			}
-			engineNotices(cfg, t, w)
-			w.ts = newThreadSetup(cfg, ctl.index[t])
+			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
+			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)
 			ssm.add(t)

@@ -37,14 +37,22 @@ type threadSetup struct {
 	cg      cgroupState // the job's control group (cgroup_linux.go)
 }
 
-// newThreadSetup returns the thread setup of task t, the index-th job of
-// the run.
-func newThreadSetup(cfg Config, index int) threadSetup {
-	info := cfg.Info
+// newThreadSetup returns the thread setup of job j, the index-th job of
+// the run, with the streams its lines go to (Config.ProcessInfo).
+func newThreadSetup(cfg Config, j *jobspec.Job, index int) threadSetup {
+	info, errs := cfg.Info, cfg.Errors
 	if info == nil {
-		info = cfg.Errors
+		info = errs
 	}
-	return threadSetup{number: index + 1, info: info, errs: cfg.Errors}
+	if !j.Thread {
+		if cfg.ProcessInfo != nil {
+			info = cfg.ProcessInfo
+		}
+		if cfg.ProcessErrors != nil {
+			errs = cfg.ProcessErrors
+		}
+	}
+	return threadSetup{number: index + 1, info: info, errs: errs}
 }
 
 // threadStart sets up the job's thread (which run has locked). It

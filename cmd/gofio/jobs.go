@@ -226,6 +226,9 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 // failed ends loadJobs with status 1. fio prints each job's line as it
 // adds the job, so the jobs added before the failure are announced.
 func (s *settings) failed(b *jobspec.Builder, stdout io.Writer) (*jobspec.Plan, int, bool) {
+	if s.deferJobLines {
+		return &jobspec.Plan{Jobs: b.Jobs()}, 1, true
+	}
 	if jobs := b.Jobs(); len(jobs) > 0 && s.formats.normal {
 		printJobLines(stdout, &jobspec.Plan{Jobs: jobs})
 	}

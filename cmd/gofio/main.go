@@ -40,6 +40,10 @@ type settings struct {
 	parse        parseSettings
 	eta          etaSettings
 	openJob      func(name string) (io.ReadCloser, error) // job and include files; nil: os.Open
+	// deferJobLines: a failed load returns the jobs added before the
+	// failure instead of printing their lines (the server prints them
+	// before the error, in the one stream its client reads).
+	deferJobLines bool
 }
 
 // formats is the set of report formats selected.
@@ -113,6 +117,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.formats.normal {
 		info, msgs = con, con
 	}
+	// A job run as a process prints its own lines (verify failures, the
+	// "fio: pid=N, err=..." line, "Saving output of prerun"); with
+	// --output fio 3.33 never gets them into the file: the errors reach
+	// stderr only and the rest is lost. Only thread=1 jobs write there.
+	var procInfo, procErrs io.Writer
+	if s.outputPath != "" {
+		procInfo, procErrs = io.Discard, stderr
+	}
 
 	intr := watchInterrupts(sigs, msgs, stderr, os.Exit)
 
@@ -122,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
 	mon.close()
 	intr.finish()
 	if err != nil {

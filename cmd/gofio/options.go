@@ -122,7 +122,9 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 	case "alloc-size", "max-jobs":
-		// Accepted; gofio has no shared-memory pool or job table to size.
+		// Accepted: gofio has no shared-memory pool to size, and fio
+		// 3.33 ignores --max-jobs (its job table stays at
+		// jobspec.MaxJobs whatever the value, observed).
 	}
 	return false, 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +41,7 @@ func runServer(addr string, stderr io.Writer) int {
 	if network == "unix" {
 		defer os.Remove(a.Path)
 	}
-	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{} }, Log: stderr}
+	srv := &netio.Server{NewBackend: func() netio.Backend { return &serverBackend{log: stderr} }, Log: stderr}
 	sigs := make(chan os.Signal, 3)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -64,10 +65,6 @@ func runServer(addr string, stderr io.Writer) int {
 
 // Bounds of what one connection makes a gofio server read.
 const (
-	// maxServerJobs is fio 3.33's job limit: its server (as its command
-	// line) refuses the 4089th job of a connection with "error: maximum
-	// number of jobs reached." (observed).
-	maxServerJobs = 4088
 	// maxJobBytes bounds the job files (JOB texts, LOAD_FILE files and
 	// what they include) one connection's jobs are read from.
 	maxJobBytes = 4 << 20
@@ -86,16 +83,64 @@ type serverBackend struct {
 	// clientIP is the client's address (serverclient.go), "" when not
 	// on TCP.
 	clientIP string
+	// log is the server's own stderr.
+	log io.Writer
 }
 
 var _ netio.Backend = (*serverBackend)(nil)
 
+// JobLine reads a JOBLINE as fio's server does (fio 3.33, observed). At
+// the first option it refuses, getopt's (an unknown option) or for its
+// value (--terse-version=9), it stops reading: it tells the client once
+// (fio's "fio: unrecognized option 'ARG'" line, with its "Did you mean"
+// line, or the value's message; glibc's own line goes to the server's
+// stderr), then goes on without the option when it was the last
+// argument, and quits otherwise.
 func (b *serverBackend) JobLine(ctx context.Context, argv []string, errs io.Writer) error {
 	if len(argv) > 0 {
 		argv = argv[1:]
 	}
+	cl, err := parser.ParseArgs(argv, spec{})
+	bad, end := -1, 0 // the refused option's arguments: argv[bad:end]
+	for _, o := range cl.Fio {
+		i := o.Pos.Line - 1
+		if i < 0 || i >= len(argv) {
+			continue
+		}
+		s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
+		var msg strings.Builder
+		if done, status := s.apply(o, io.Discard, &msg); !done || status == 0 {
+			continue
+		}
+		io.WriteString(errs, msg.String())
+		if strings.HasPrefix(msg.String(), "gofio:") {
+			return errNoRun // not supported yet: gofio's message, no run
+		}
+		bad, end = i, i+1
+		if o.HasValue && !strings.Contains(argv[i], "=") {
+			end++ // "--opt value"
+		}
+		break
+	}
+	var ae *parser.ArgError
+	if bad < 0 && errors.As(err, &ae) {
+		lines := ae.Lines("fio")
+		if b.log != nil {
+			fmt.Fprintln(b.log, lines[0])
+		}
+		for _, l := range lines[1:] {
+			fmt.Fprintln(errs, l)
+		}
+		bad, end = ae.Pos.Line-1, ae.Pos.Line
+	}
+	if bad >= 0 {
+		if end < len(argv) {
+			return errNoRun
+		}
+		argv = argv[:bad]
+	}
 	b.args = append(b.args, argv...)
-	_, _, err := b.load(ctx, errs, io.Discard)
+	_, _, err = b.load(ctx, errs, io.Discard, 0)
 	return err
 }
 
@@ -130,20 +175,10 @@ func (b *serverBackend) AddJob(ctx context.Context, text string, file bool, info
 	if b.plan != nil {
 		prev = len(b.plan.Jobs)
 	}
-	plan, s, err := b.load(ctx, errs, info)
+	plan, s, err := b.load(ctx, errs, info, prev)
 	if err != nil {
 		b.files = b.files[:len(b.files)-1]
 		return 0, 0, err
-	}
-	if len(plan.Jobs) > maxServerJobs {
-		// fio announces the jobs it could add, then fails the
-		// connection's setup and ends the connection after QUIT.
-		if s.formats.normal && prev < maxServerJobs {
-			printJobLines(info, &jobspec.Plan{Jobs: jobsWithin(plan.Jobs[prev:], maxServerJobs-prev)})
-		}
-		fmt.Fprintln(errs, "error: maximum number of jobs reached.")
-		fmt.Fprintln(errs, "error: failed to setup shm segment")
-		return 0, 0, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
 	}
 	b.plan, b.s = plan, s
 	if s.formats.normal && prev < len(plan.Jobs) {
@@ -176,7 +211,7 @@ var errNoRun = errors.New("job setup failed")
 // load reads the options and job files received so far. The files are
 // read through a jobReader: at most maxJobBytes in all, and nothing once
 // ctx is done (the client has gone or the server is shutting down).
-func (b *serverBackend) load(ctx context.Context, errs, info io.Writer) (*jobspec.Plan, settings, error) {
+func (b *serverBackend) load(ctx context.Context, errs, info io.Writer, prev int) (*jobspec.Plan, settings, error) {
 	argv := append(append([]string{}, b.args...), b.files...)
 	cl, argErr := parser.ParseArgs(argv, spec{})
 	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
@@ -191,12 +226,24 @@ func (b *serverBackend) load(ctx context.Context, errs, info io.Writer) (*jobspe
 	s.openJob = jr.open
 	// A job file "-" (in a JOBLINE) reads nothing: the server's standard
 	// input is not the client's.
-	plan, _, done := s.loadJobs(cl, argErr, strings.NewReader(""), info, errs)
+	// The client reads one stream: fio announces each job as it adds it,
+	// so the lines of the jobs added before a failure come before its
+	// error. prev jobs were announced by earlier loads.
+	var eb bytes.Buffer
+	s.deferJobLines = true
+	plan, _, done := s.loadJobs(cl, argErr, strings.NewReader(""), info, &eb)
+	if done && plan != nil && s.formats.normal && len(plan.Jobs) > prev {
+		printJobLines(info, &jobspec.Plan{Jobs: jobsWithin(plan.Jobs[prev:], len(plan.Jobs)-prev)})
+	}
+	errs.Write(eb.Bytes())
 	switch {
 	case ctx.Err() != nil:
 		return nil, s, fmt.Errorf("%w: %w", netio.ErrClose, ctx.Err())
 	case jr.over:
 		fmt.Fprintf(errs, "gofio: server: job files of more than %d MiB in all\n", maxJobBytes>>20)
+		return nil, s, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
+	case done && bytes.Contains(eb.Bytes(), []byte(jobspec.JobLimitMessage)):
+		// fio fails the connection's setup and ends it after QUIT.
 		return nil, s, fmt.Errorf("%w: %w", netio.ErrClose, errNoRun)
 	case done:
 		return nil, s, errNoRun
