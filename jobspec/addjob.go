@@ -23,6 +23,13 @@ func includeFailure(sec parser.Section) string {
 	return "fio: file:init.c:1956, func=job file open, error=" + msg
 }
 
+// maxJobs is the size of fio's job table: fio 3.33 refuses job files that
+// need more jobs (a few less where shared memory is short).
+const maxJobs = 4096
+
+// maxFiles is the most files gofio gives one job.
+const maxFiles = 1 << 20
+
 // addJob adds a job: outside dry runs with fio's checks, then numbers its
 // reporting group and creates its numjobs clones.
 func (b *Builder) addJob(j *Job, includeErr string) error {
@@ -64,8 +71,26 @@ func (b *Builder) check(j *Job) error {
 		b.errln(fmt.Sprintf("gofio: job %s: numjobs=%d leaves no job to run (fio 3.33 creates jobs until its job table is full)", j.Name, j.NumJobs))
 		return &Error{Msg: "numjobs=0"}
 	}
+	if j.NumJobs > maxJobs-len(b.plan.Jobs) {
+		// numjobs=-1 is 4294967295 clones to fio, which fills its job
+		// table and gives up.
+		b.errln("error: maximum number of jobs reached.")
+		return b.fail("error: failed to setup shm segment")
+	}
+	if j.Loops == 0 {
+		j.Loops = 1 // fio runs a job with loops=0 once
+	}
+	if j.NRFiles > maxFiles {
+		// fio 3.33 aborts on memory (nrfiles=-1 is 4294967295 files).
+		return b.fail(fmt.Sprintf("gofio: job %s: nrfiles=%d is more than the %d files a job may have", j.Name, j.NRFiles, maxFiles))
+	}
 	if _, known := ResolveEngine(j.IOEngine); !known && !strings.HasPrefix(j.IOEngine, "external:") {
 		return b.engineNotLoadable(j.IOEngine, true)
+	}
+	if mb := min(j.BS[0], j.BS[1], j.BS[2]); j.Size != 0 && j.Size < mb {
+		// fio compares size with the smallest block size of any
+		// direction, whatever the job does.
+		return b.fail(fmt.Sprintf("fio: size too small, must not be less than minimum block size: %d < %d", j.Size, mb))
 	}
 	if b.cfg.ReadOnly && (j.RW.Writes() || j.RW.Trims()) {
 		return b.fail("fio: trim and write operations are not allowed with the --readonly parameter.")

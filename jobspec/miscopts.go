@@ -200,18 +200,22 @@ func setOpendir(j *Job, value string) error {
 }
 
 func setHugepageSize(j *Job, value string) error {
-	v, err := intPiece("hugepage-size", value, j.KBBase, 0, -1)
+	v, err := intPiece("hugepage-size", value, j.KBBase)
 	if err != nil {
 		return err
 	}
-	j.Misc.HugepageSize = uint64(v)
+	j.Misc.HugepageSize = uint64(uint32(v))
 	return nil
 }
 
 func setGtodCPU(j *Job, value string) error {
-	v, err := intPiece("gtod_cpu", value, j.KBBase, 0, -1)
+	v, err := intPiece("gtod_cpu", value, j.KBBase)
 	if err != nil {
 		return err
+	}
+	if v < 0 {
+		// fio's minimum of 0 is none; gofio takes CPU numbers only.
+		return &UnsupportedError{Option: "gtod_cpu", Value: value}
 	}
 	j.Misc.GtodCPU = int(v) + 1
 	return nil

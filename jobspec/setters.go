@@ -12,36 +12,51 @@ import (
 
 func failed(name, value string) error { return &ValueError{Option: name, Value: value} }
 
-// intPiece reads the first piece of an integer option, checking [lo, hi]
-// (hi < 0: no upper bound) on the value truncated to 32 bits, as fio
-// does.
-func intPiece(name, value string, kbBase int, lo, hi int64) (int64, error) {
+// intPiece reads the first piece of the integer option name, checking it
+// against the bounds of the option's row in the options table (so a
+// setter and --cmdhelp's range cannot disagree) the way fio does: on the
+// value truncated to 32 bits, and a bound of 0 is no bound.
+func intPiece(name, value string, kbBase int) (int64, error) {
 	s, err := parseSize(pieces(value, true)[0].Text, kbBase)
 	if err != nil {
 		return 0, failed(name, value)
 	}
+	lim := rowLimits(name)
 	v := int64(int32(s.plain()))
-	if v < lo {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, s.plain(), lo)}
+	if lim.min != 0 && v < lim.min {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, s.plain(), lim.min)}
 	}
-	if hi >= 0 && v > hi {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, s.plain(), hi)}
+	if lim.max != 0 && v > lim.max {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, s.plain(), lim.max)}
 	}
 	return v, nil
 }
 
-// setInt returns a setter for an int option with range [lo, hi] (hi < 0:
-// no upper bound). fio stores the first piece only, and only if it is in
-// range ("iodepth=-1" is accepted because its second piece "1" reads
-// fine, but leaves iodepth as it was).
-func setInt(name string, lo, hi int64, field func(*Job) *int) func(*Job, string) error {
+// rowLimits returns the bounds of the option row called name (general,
+// profile or engine option).
+func rowLimits(name string) limits {
+	if o, ok := byName[name]; ok {
+		return o.lim
+	}
+	panic("jobspec: no option row " + name)
+}
+
+// setInt returns the setter of the int option name, whose bounds are its
+// row's. fio stores the first piece only, and only if it is in range
+// ("iodepth=-1" is accepted because its second piece "1" reads fine, but
+// leaves iodepth as it was). fio's fields are unsigned where the row's
+// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295.
+func setInt(name string, field func(*Job) *int) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase, lo, hi)
+		v, err := intPiece(name, value, j.KBBase)
 		if err != nil {
 			if anyPiece(value, j.KBBase) {
 				return nil
 			}
 			return err
+		}
+		if rowLimits(name).min >= 0 {
+			v = int64(uint32(v))
 		}
 		*field(j) = int(v)
 		return nil
