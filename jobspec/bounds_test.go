@@ -187,3 +187,37 @@ func TestSizeBelowBlockSize(t *testing.T) {
 		t.Errorf("size=1k under --parse-only: %s", s.stderr.String())
 	}
 }
+
+// TestAcceptedNoOps keeps options fio 3.33 accepts and ignores (the
+// deprecated verifysort, verifysort_nr and flow_watermark, with fio's
+// notice on stdout) and create_fsync, which gofio honours, out of the
+// options gofio refuses.
+func TestAcceptedNoOps(t *testing.T) {
+	tests := []struct {
+		line, stdout string
+		check        func(*Job) bool
+	}{
+		{"verifysort=1", "Option verifysort is deprecated\n", nil},
+		{"verifysort_nr=5", "Option verifysort_nr is deprecated\n", nil},
+		{"flow_watermark=3", "Option flow_watermark is deprecated\n", nil},
+		{"create_fsync=0", "", func(j *Job) bool { return j.Misc.NoCreateFsync }},
+		{"create_fsync=1", "", func(j *Job) bool { return !j.Misc.NoCreateFsync }},
+	}
+	for _, tt := range tests {
+		s := &session{files: []string{"[a]\nioengine=null\nsize=1m\n" + tt.line + "\n"}}
+		p, err := s.run(t)
+		if err != nil {
+			t.Errorf("%s: %v", tt.line, err)
+			continue
+		}
+		if err := p.Unsupported(); err != nil {
+			t.Errorf("%s: %v", tt.line, err)
+		}
+		if s.stdout.String() != tt.stdout {
+			t.Errorf("%s: stdout %q; want %q", tt.line, s.stdout.String(), tt.stdout)
+		}
+		if tt.check != nil && !tt.check(p.Jobs[0]) {
+			t.Errorf("%s: not stored", tt.line)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type MiscOptions struct {
 	// the names of files a client's jobs create on a server; gofio's
 	// client/server mode names them as with the default.
 	NoUniqueFilename bool
+	// NoCreateFsync is create_fsync=0: files laid out are not fsynced
+	// after they are written.
+	NoCreateFsync bool
 	// FilePrefix, set by a server for its client's jobs, is prefixed to
 	// the names of files in directory= ("127.0.0.1."): unique_filename.
 	FilePrefix string

@@ -148,7 +148,7 @@ var options = []Option{
 	{Name: "sync", Kind: KindChoice, Type: "string (opt=bla)", Default: "none", Help: "Use synchronous write IO", Choices: []Choice{{"none", ""}, {"0", ""}, {"sync", ""}, {"1", ""}, {"dsync", ""}}, Set: setSync},
 	{Name: "write_hint", Kind: KindChoice, Type: "string (opt=bla)", Help: "Set expected write life time", Choices: []Choice{{"none", ""}, {"short", ""}, {"medium", ""}, {"long", ""}, {"extreme", ""}}, Set: setWriteHint},
 	{Name: "create_serialize", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Serialize creation of job files", Set: setBool(func(j *Job) *bool { return &j.CreateSerialize })},
-	{Name: "create_fsync", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "fsync file after creation"},
+	{Name: "create_fsync", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "fsync file after creation", Set: setNotBool(func(j *Job) *bool { return &j.Misc.NoCreateFsync })},
 	{Name: "create_on_open", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Create files when they are opened for IO", Set: setBool(func(j *Job) *bool { return &j.CreateOnOpen })},
 	{Name: "create_only", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Only perform file creation phase", Set: setBool(func(j *Job) *bool { return &j.CreateOnly })},
 	{Name: "allow_file_create", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Permit fio to create files, if they don't exist", Set: setBool(func(j *Job) *bool { return &j.AllowFileCreate })},
