@@ -221,3 +221,26 @@ func TestAcceptedNoOps(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyPatternOffset: fio 3.33 runs verify=pattern verify_pattern=%o
+// (each block's offset is the pattern); gofio cannot yet, and says so
+// naming %o rather than claiming the pattern is missing.
+func TestVerifyPatternOffset(t *testing.T) {
+	for _, opts := range [][]string{
+		{"verify=pattern", "verify_pattern=%o"},
+		{"verify_pattern=0x12%o", "verify=pattern"},
+		{"verify=crc32c", "verify_pattern=%o"},
+		{"verify_pattern=%o"},
+	} {
+		s := &session{cmdline: append([]string{"name=a", "ioengine=null", "size=1m", "rw=write"}, opts...)}
+		p, err := s.run(t)
+		if err != nil {
+			t.Errorf("%v: %v %s", opts, err, s.stderr.String())
+			continue
+		}
+		err = p.Unsupported()
+		if err == nil || !strings.Contains(err.Error(), "not supported yet (the %o block-offset format)") {
+			t.Errorf("%v: %v; want the %%o format named", opts, err)
+		}
+	}
+}
