@@ -77,6 +77,7 @@ func (b *Builder) check(j *Job) error {
 		b.errln("error: maximum number of jobs reached.")
 		return b.fail("error: failed to setup shm segment")
 	}
+	j.resolveZones()
 	if j.Loops == 0 {
 		j.Loops = 1 // fio runs a job with loops=0 once
 	}

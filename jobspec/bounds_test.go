@@ -244,3 +244,49 @@ func TestVerifyPatternOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentAndZoneSettings reads offset, io_size, size, offset_increment
+// and zoneskip given as N% or in zones; zones become bytes when the job is
+// added, N times zonesize (0 without zonemode=strided). The last piece
+// wins, as fio runs its handler on each.
+func TestPercentAndZoneSettings(t *testing.T) {
+	type got struct {
+		Size, Offset, IOSize, OffsetInc uint64
+		Skip                            int64
+		OffsetPct, IOSizePct, SizePct   int
+	}
+	tests := []struct {
+		opts []string
+		want got
+	}{
+		{[]string{"offset=50%"}, got{OffsetPct: 50}},
+		{[]string{"offset=50%", "offset=4k"}, got{Offset: 4096}},
+		{[]string{"offset=4k,30%"}, got{OffsetPct: 30}},
+		{[]string{"io_size=50%"}, got{IOSizePct: 50}},
+		{[]string{"zonemode=strided", "zonesize=16k", "size=2z"}, got{Size: 32768}},
+		{[]string{"zonemode=strided", "zonesize=16k", "offset=1z", "io_size=3z"}, got{Offset: 16384, IOSize: 49152}},
+		{[]string{"zonemode=strided", "zonesize=16k", "offset_increment=2z"}, got{OffsetInc: 32768}},
+		{[]string{"zonemode=strided", "zonesize=16k", "zoneskip=1z"}, got{Skip: 16384}},
+		{[]string{"size=2z", "zonemode=strided", "zonesize=16k"}, got{Size: 32768}}, // zonesize after size
+		{[]string{"zonemode=strided", "zonesize=16k", "size=2z", "size=8k"}, got{Size: 8192}},
+		{[]string{"zonemode=strided", "zonesize=16k", "size=8k", "size=50%"}, got{SizePct: 50}},
+		{[]string{"size=2z"}, got{}}, // no zones: the whole file
+		{[]string{"offset=1z"}, got{}},
+	}
+	for _, tt := range tests {
+		s := &session{cmdline: append([]string{"name=a", "ioengine=null", "filename=/dev/null"}, tt.opts...)}
+		p, err := s.run(t)
+		if err != nil {
+			t.Errorf("%v: %v %s", tt.opts, err, s.stderr.String())
+			continue
+		}
+		j := p.Jobs[0]
+		if err := p.Unsupported(); err != nil {
+			t.Errorf("%v: %v", tt.opts, err)
+		}
+		g := got{j.Size, j.Offset, j.IOSize, j.OffsetIncrement, j.Zone.Skip, j.OffsetPct, j.IOSizePct, j.SizePercent}
+		if g != tt.want {
+			t.Errorf("%v: got %+v; want %+v", tt.opts, g, tt.want)
+		}
+	}
+}

@@ -313,6 +313,10 @@ func setRWSequencer(j *Job, value string) error {
 func setOffsetIncrement(j *Job, value string) error {
 	var ok bool
 	for _, p := range splitPieces(value) {
+		if n, isZ := zoneCount(p); isZ {
+			j.OffsetIncrement, j.OffsetIncrementPct, j.Zone.counts.offsetInc, ok = 0, 0, n, true
+			continue
+		}
 		v, err := parseSize(p, j.KBBase)
 		if err != nil {
 			continue
@@ -322,6 +326,7 @@ func setOffsetIncrement(j *Job, value string) error {
 		} else {
 			j.OffsetIncrement, j.OffsetIncrementPct = uint64(v.N), 0
 		}
+		j.Zone.counts.offsetInc = 0
 		ok = true
 	}
 	if !ok {

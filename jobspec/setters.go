@@ -157,7 +157,7 @@ func setTime(defUnit uint64, field func(*Job) *uint64) func(*Job, string) error 
 
 // setSizeLast returns a setter for a size option whose handler runs on
 // every piece, so the last piece that reads wins. Percentages and zone
-// counts are not supported by these fields yet.
+// counts are not taken by these options.
 func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		var ok bool
@@ -181,6 +181,45 @@ func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 		return nil
 	}
 }
+
+// setSizePctZones returns the setter of offset or io_size: a size, N% of
+// the files' size (offset) or of the job's I/O region (io_size), or N
+// zones of zonesize. fio's handler runs on every piece; the last wins.
+func setSizePctZones(field func(*Job) (bytes *uint64, pct *int, zones *uint64)) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		var ok bool
+		b, pct, zones := field(j)
+		for _, p := range pieces(value, true) {
+			if n, isZ := zoneCount(p.Text); isZ {
+				*b, *pct, *zones, ok = 0, 0, n, true
+				continue
+			}
+			v, err := parseSize(p.Text, j.KBBase)
+			if err != nil {
+				continue
+			}
+			if v.Percent {
+				*b, *pct, *zones = 0, int(v.N), 0
+			} else {
+				*b, *pct, *zones = uint64(v.N), 0, 0
+			}
+			ok = true
+		}
+		if !ok {
+			return errNoNumber
+		}
+		return nil
+	}
+}
+
+var (
+	setOffset = setSizePctZones(func(j *Job) (*uint64, *int, *uint64) {
+		return &j.Offset, &j.OffsetPct, &j.Zone.counts.offset
+	})
+	setIOSize = setSizePctZones(func(j *Job) (*uint64, *int, *uint64) {
+		return &j.IOSize, &j.IOSizePct, &j.Zone.counts.ioSize
+	})
+)
 
 // isZones reports a zone count ("4z").
 func isZones(text string) bool {
@@ -325,12 +364,13 @@ func slots(value string, kbBase, n int, ok func(int64) bool) (v [3]int64, set [3
 }
 
 // setSize sets size: every piece runs fio's handler, so the last one wins;
-// N% sets a percentage of the file size.
+// N% sets a percentage of the file size, Nz a number of zones.
 func setSize(j *Job, value string) error {
 	var ok bool
 	for _, p := range pieces(value, true) {
-		if isZones(p.Text) {
-			return &UnsupportedError{Option: "size", Value: value}
+		if n, isZ := zoneCount(p.Text); isZ {
+			j.Size, j.SizePercent, j.Zone.counts.size, ok = 0, 0, n, true
+			continue
 		}
 		v, err := parseSize(p.Text, j.KBBase)
 		if err != nil {
@@ -341,6 +381,7 @@ func setSize(j *Job, value string) error {
 		} else {
 			j.Size, j.SizePercent = uint64(v.N), 0
 		}
+		j.Zone.counts.size = 0
 		ok = true
 	}
 	if !ok {

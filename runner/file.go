@@ -78,6 +78,9 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		}
 		names = append(names, more...)
 	}
+	if j.OffsetPct > 100 {
+		return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+	}
 	files := make([]*jobFile, len(names))
 	var sizeRng taus88
 	sizeRng.seed(j.RandSeed ^ 0xf11e)
@@ -96,6 +99,15 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		// The job's first offset: offset, plus offset_increment for each
 		// clone before it.
 		start := j.Offset
+		if j.OffsetPct > 0 {
+			// offset=N%: of the file's size, aligned up to offset_align
+			// or else the smallest block size (fio's manual).
+			align := max(j.OffsetAlign, 1)
+			if j.OffsetAlign == 0 {
+				align = max(minBS(j), 1)
+			}
+			start = (have*uint64(j.OffsetPct)/100 + align - 1) / align * align
+		}
 		switch {
 		case j.OffsetIncrementPct > 0 && exists:
 			start += have * uint64(j.OffsetIncrementPct) / 100 * uint64(j.JobNum)
