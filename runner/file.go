@@ -78,9 +78,6 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		}
 		names = append(names, more...)
 	}
-	if j.OffsetPct > 100 {
-		return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
-	}
 	files := make([]*jobFile, len(names))
 	var sizeRng taus88
 	sizeRng.seed(j.RandSeed ^ 0xf11e)
@@ -99,6 +96,10 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		// The job's first offset: offset, plus offset_increment for each
 		// clone before it.
 		start := j.Offset
+		if j.OffsetPct > 100 && exists {
+			// fio 3.33 refuses it only for a file that exists.
+			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+		}
 		if j.OffsetPct > 0 {
 			// offset=N%: of the file's size, aligned up to offset_align
 			// or else the smallest block size (fio's manual).
