@@ -222,25 +222,34 @@ func TestAcceptedNoOps(t *testing.T) {
 	}
 }
 
-// TestVerifyPatternOffset: fio 3.33 runs verify=pattern verify_pattern=%o
-// (each block's offset is the pattern); gofio cannot yet, and says so
-// naming %o rather than claiming the pattern is missing.
+// TestVerifyPatternOffset: verify_pattern's %o (fio's manual: each
+// block's offset is written and verified back) is 8 bytes of the pattern
+// whose place the job keeps; verify=pattern runs with it.
 func TestVerifyPatternOffset(t *testing.T) {
-	for _, opts := range [][]string{
-		{"verify=pattern", "verify_pattern=%o"},
-		{"verify_pattern=0x12%o", "verify=pattern"},
-		{"verify=crc32c", "verify_pattern=%o"},
-		{"verify_pattern=%o"},
-	} {
-		s := &session{cmdline: append([]string{"name=a", "ioengine=null", "size=1m", "rw=write"}, opts...)}
+	tests := []struct {
+		opts    []string
+		typ     VerifyType
+		pattern string
+		offs    []int
+	}{
+		{[]string{"verify=pattern", "verify_pattern=%o"}, VerifyPattern, strings.Repeat("\x00", 8), []int{0}},
+		{[]string{"verify_pattern=0xff%o\"ab\"", "verify=pattern"}, VerifyPattern, "\xff" + strings.Repeat("\x00", 8) + "ab", []int{1}},
+		{[]string{"verify=crc32c", "verify_pattern=0x12%o%o"}, VerifyCRC32C, "\x12" + strings.Repeat("\x00", 16), []int{1, 9}},
+		{[]string{"verify_pattern=%o", "verify_pattern=0x12"}, VerifyPattern, "\x12", nil},
+	}
+	for _, tt := range tests {
+		s := &session{cmdline: append([]string{"name=a", "ioengine=null", "size=1m", "rw=write"}, tt.opts...)}
 		p, err := s.run(t)
 		if err != nil {
-			t.Errorf("%v: %v %s", opts, err, s.stderr.String())
+			t.Errorf("%v: %v %s", tt.opts, err, s.stderr.String())
 			continue
 		}
-		err = p.Unsupported()
-		if err == nil || !strings.Contains(err.Error(), "not supported yet (the %o block-offset format)") {
-			t.Errorf("%v: %v; want the %%o format named", opts, err)
+		if err := p.Unsupported(); err != nil {
+			t.Errorf("%v: %v", tt.opts, err)
+		}
+		v := p.Jobs[0].Verify
+		if v.Type != tt.typ || string(v.Pattern) != tt.pattern || !reflect.DeepEqual(v.PatternOffsets, tt.offs) {
+			t.Errorf("%v: verify=%v pattern %q offsets %v; want %v %q %v", tt.opts, v.Type, v.Pattern, v.PatternOffsets, tt.typ, tt.pattern, tt.offs)
 		}
 	}
 }

@@ -64,6 +64,10 @@ type VerifyOptions struct {
 	Interval int        // verify_interval (bytes); 0: the block size
 	Offset   int        // verify_offset (bytes): where the header is swapped to
 	Pattern  []byte     // verify_pattern, decoded; nil when unset
+	// PatternOffsets are the places in Pattern of its %o formats, where
+	// each block's offset goes (8 bytes, little-endian; fio's manual:
+	// "for each block offset will be written and then verified back").
+	PatternOffsets []int
 
 	// Backlog is verify_backlog: check the blocks written so far each
 	// time this many are unchecked, BacklogBatch (verify_backlog_batch,
@@ -79,10 +83,6 @@ type VerifyOptions struct {
 	AsyncCPUs []int
 
 	typeSet bool // verify given explicitly
-	// offsetPattern marks a verify_pattern with fio's %o (block offset)
-	// format, which gofio cannot write yet: the run is refused naming
-	// it, not for want of a pattern.
-	offsetPattern bool
 }
 
 func setVerify(j *Job, value string) error {
@@ -99,21 +99,11 @@ func setVerify(j *Job, value string) error {
 // setVerifyPattern decodes verify_pattern (buffer_pattern's syntax); like
 // fio, a pattern without an explicit verify selects verify=pattern.
 func setVerifyPattern(j *Job, value string) error {
-	if strings.Contains(value, "%o") {
-		// fio 3.33 writes each block's offset in place of %o and checks
-		// it back, with verify=pattern or any other verify type.
-		j.Verify.offsetPattern = true
-		if !j.Verify.typeSet {
-			j.Verify.Type = VerifyPattern
-		}
-		return &UnsupportedError{Option: "verify_pattern", Value: value, Reason: "the %o block-offset format"}
-	}
-	j.Verify.offsetPattern = false
-	p, err := decodePattern(value)
+	p, offs, err := decodePatternFormat(value, true)
 	if err != nil {
 		return err
 	}
-	j.Verify.Pattern = p
+	j.Verify.Pattern, j.Verify.PatternOffsets = p, offs
 	if !j.Verify.typeSet {
 		j.Verify.Type = VerifyPattern
 	}
@@ -149,7 +139,7 @@ func (o *VerifyOptions) problem(j *Job) string {
 		return ""
 	case o.Trim.problem(j) != "":
 		return o.Trim.problem(j)
-	case o.Type == VerifyPattern && len(o.Pattern) == 0 && !o.offsetPattern:
+	case o.Type == VerifyPattern && len(o.Pattern) == 0:
 		return fmt.Sprintf("gofio: job %s: verify=pattern needs verify_pattern (fio 3.33 aborts on an assertion)", j.Name)
 	case o.Only && j.TimeBased:
 		return fmt.Sprintf("gofio: job %s: verify_only does not work with time_based (fio 3.33 fails the job)", j.Name)
