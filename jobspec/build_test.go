@@ -156,9 +156,9 @@ func TestApplyOrder(t *testing.T) {
 		s    *session
 		size uint64
 	}{
-		{&session{files: []string{"[a]\nsize=4k\nkb_base=1000\n"}}, 4000},
-		{&session{cmdline: []string{"name=a", "size=4k", "kb_base=1000"}}, 4096},
-		{&session{cmdline: []string{"name=a", "kb_base=1000", "size=4k"}}, 4000},
+		{&session{files: []string{"[a]\nsize=8k\nkb_base=1000\n"}}, 8000},
+		{&session{cmdline: []string{"name=a", "size=8k", "kb_base=1000"}}, 8192},
+		{&session{cmdline: []string{"name=a", "kb_base=1000", "size=8k"}}, 8000},
 	} {
 		p, err := tt.s.run(t)
 		if err != nil {

@@ -61,6 +61,9 @@ func evalExpr(s string, time bool) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if v.isFloat && !(v.f > -(1<<63) && v.f < 1<<63) {
+		return 0, errExpr // out of 64 bits, or not a number
+	}
 	return v.int64(), nil
 }
 
@@ -95,7 +98,7 @@ func (e *exprParser) sum() (exprValue, error) {
 		e.pos++
 		var w exprValue
 		if w, err = e.product(); err == nil {
-			v = arith(op, v, w)
+			v, err = arith(op, v, w)
 		}
 	}
 	return v, err
@@ -117,7 +120,7 @@ func (e *exprParser) product() (exprValue, error) {
 		if (op == '/' || op == '%') && w.float() == 0 {
 			return v, errExpr
 		}
-		v = arith(op, v, w)
+		v, err = arith(op, v, w)
 	}
 	return v, err
 }
@@ -134,11 +137,13 @@ func (e *exprParser) power() (exprValue, error) {
 		return v, err
 	}
 	if !v.isFloat && !w.isFloat && w.i >= 0 {
-		r := int64(1)
+		r := exprValue{i: 1}
 		for range min(w.i, 64) {
-			r *= v.i
+			if r, err = arith('*', r, v); err != nil {
+				return r, err
+			}
 		}
-		return exprValue{i: r}, nil
+		return r, nil
 	}
 	return exprValue{f: math.Pow(v.float(), w.float()), isFloat: true}, nil
 }
@@ -148,6 +153,9 @@ func (e *exprParser) unary() (exprValue, error) {
 	if e.peek() == '-' {
 		e.pos++
 		v, err := e.unary()
+		if v.i == math.MinInt64 {
+			return v, errExpr
+		}
 		v.i, v.f = -v.i, -v.f
 		return v, err
 	}
@@ -199,11 +207,7 @@ func (e *exprParser) primary() (exprValue, error) {
 		e.pos = end
 	}
 	if m := e.unit(); m != 1 {
-		if v.isFloat {
-			v.f *= float64(m)
-		} else {
-			v.i *= m
-		}
+		return arith('*', v, exprValue{i: m})
 	}
 	return v, nil
 }
@@ -246,31 +250,45 @@ var sizeUnits = func() map[string]int64 {
 	return out
 }()
 
-// arith applies a binary operator.
-func arith(op byte, a, b exprValue) exprValue {
+// arith applies a binary operator. An integer result that does not fit
+// in 64 bits is an error, as upstream fio refuses such values
+// (fio: failed parsing).
+func arith(op byte, a, b exprValue) (exprValue, error) {
 	if a.isFloat || b.isFloat {
 		x, y := a.float(), b.float()
 		switch op {
 		case '+':
-			return exprValue{f: x + y, isFloat: true}
+			return exprValue{f: x + y, isFloat: true}, nil
 		case '-':
-			return exprValue{f: x - y, isFloat: true}
+			return exprValue{f: x - y, isFloat: true}, nil
 		case '*':
-			return exprValue{f: x * y, isFloat: true}
+			return exprValue{f: x * y, isFloat: true}, nil
 		case '/':
-			return exprValue{f: x / y, isFloat: true}
+			return exprValue{f: x / y, isFloat: true}, nil
 		}
-		return exprValue{f: math.Mod(x, y), isFloat: true}
+		return exprValue{f: math.Mod(x, y), isFloat: true}, nil
 	}
+	x, y := a.i, b.i
+	var r int64
+	ok := true
 	switch op {
 	case '+':
-		return exprValue{i: a.i + b.i}
+		r = x + y
+		ok = (r > x) == (y > 0)
 	case '-':
-		return exprValue{i: a.i - b.i}
+		r = x - y
+		ok = (r < x) == (y > 0)
 	case '*':
-		return exprValue{i: a.i * b.i}
+		r = x * y
+		ok = x == 0 || (r/x == y && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64))
 	case '/':
-		return exprValue{i: a.i / b.i}
+		r = x / y
+		ok = !(x == math.MinInt64 && y == -1)
+	default:
+		r = x % y
 	}
-	return exprValue{i: a.i % b.i}
+	if !ok {
+		return exprValue{}, errExpr
+	}
+	return exprValue{i: r}, nil
 }

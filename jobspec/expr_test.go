@@ -37,6 +37,21 @@ func TestEvalExpr(t *testing.T) {
 		{"(2", false, 0, false},
 		{"()", false, 0, false},
 		{"(abc)", false, 0, false},
+		// Results that do not fit in 64 bits are refused, never wrapped.
+		{"(9999999999999*9999999999999)", false, 0, false},
+		{"(2^63)", false, 0, false},
+		{"(2^64)", false, 0, false},
+		{"(2^62*2)", false, 0, false},
+		{"(9223372036854775807+1)", false, 0, false},
+		{"(-9223372036854775807-2)", false, 0, false},
+		{"(8e18+8e18)", false, 0, false},
+		{"(9e18*1k)", false, 0, false},
+		{"(8388608t)", false, 0, false},
+		{"(1e400)", false, 0, false},
+		{"(2^62)", false, 1 << 62, true},
+		{"(9223372036854775807)", false, 9223372036854775807, true},
+		{"(-2^63+1)", false, -9223372036854775807, true},
+		{"(8191p)", false, 8191 << 50, true},
 	}
 	for _, tt := range tests {
 		got, err := evalExpr(tt.in, tt.time)

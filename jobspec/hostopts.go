@@ -65,7 +65,7 @@ var memPolicies = [...]string{MemPolicyDefault: "default", MemPolicyPrefer: "pre
 // 4294967291); -1 is no switch.
 func setID(name string, field func(*Job) (*uint32, *bool)) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase, math.MinInt32, -1)
+		v, err := intPiece(name, value, j.KBBase)
 		if err != nil {
 			if anyPiece(value, j.KBBase) {
 				return nil
@@ -86,7 +86,7 @@ var (
 
 var (
 	setCgroup         = func(j *Job, value string) error { j.Cgroup = value; return nil }
-	setCgroupWeight   = setInt("cgroup_weight", 100, 1000, func(j *Job) *int { return &j.CgroupWeight })
+	setCgroupWeight   = setInt("cgroup_weight", func(j *Job) *int { return &j.CgroupWeight })
 	setCgroupNoDelete = setBool(func(j *Job) *bool { return &j.CgroupNoDelete })
 )
 

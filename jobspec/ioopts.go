@@ -313,6 +313,10 @@ func setRWSequencer(j *Job, value string) error {
 func setOffsetIncrement(j *Job, value string) error {
 	var ok bool
 	for _, p := range splitPieces(value) {
+		if n, isZ := zoneCount(p); isZ {
+			j.OffsetIncrement, j.OffsetIncrementPct, j.Zone.counts.offsetInc, ok = 0, 0, n, true
+			continue
+		}
 		v, err := parseSize(p, j.KBBase)
 		if err != nil {
 			continue
@@ -322,6 +326,7 @@ func setOffsetIncrement(j *Job, value string) error {
 		} else {
 			j.OffsetIncrement, j.OffsetIncrementPct = uint64(v.N), 0
 		}
+		j.Zone.counts.offsetInc = 0
 		ok = true
 	}
 	if !ok {
@@ -365,21 +370,32 @@ func setBufferPattern(j *Job, value string) error {
 }
 
 func decodePattern(s string) ([]byte, error) {
-	var out []byte
+	out, _, err := decodePatternFormat(s, false)
+	return out, err
+}
+
+// decodePatternFormat is decodePattern that, with formats, also reads
+// verify_pattern's %o: 8 bytes for a block's offset, whose places in the
+// pattern it returns.
+func decodePatternFormat(s string, formats bool) (out []byte, offsets []int, err error) {
 	for s != "" {
 		switch {
 		case s[0] == ' ' || s[0] == '\t':
 			s = s[1:]
+		case formats && strings.HasPrefix(s, "%o"):
+			offsets = append(offsets, len(out))
+			out = append(out, make([]byte, 8)...)
+			s = s[2:]
 		case s[0] == '"' || s[0] == '\'':
 			end := strings.IndexByte(s[1:], s[0])
 			if end <= 0 {
-				return nil, errNoNumber
+				return nil, nil, errNoNumber
 			}
 			text := s[1 : end+1]
 			if s[0] == '\'' {
 				b, err := os.ReadFile(text)
 				if err != nil {
-					return nil, errNoNumber
+					return nil, nil, errNoNumber
 				}
 				out = append(out, b...)
 			} else {
@@ -393,7 +409,7 @@ func decodePattern(s string) ([]byte, error) {
 			}
 			hex := s[2:i]
 			if hex == "" {
-				return nil, errNoNumber
+				return nil, nil, errNoNumber
 			}
 			if len(hex)%2 == 1 {
 				hex = "0" + hex
@@ -406,7 +422,7 @@ func decodePattern(s string) ([]byte, error) {
 		default:
 			v, n, err := cStrtoll(s, 10)
 			if n == 0 || err != nil {
-				return nil, errNoNumber
+				return nil, nil, errNoNumber
 			}
 			u := uint32(v)
 			out = append(out, byte(u))
@@ -417,9 +433,9 @@ func decodePattern(s string) ([]byte, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, errNoNumber
+		return nil, nil, errNoNumber
 	}
-	return out, nil
+	return out, offsets, nil
 }
 
 // setMem reads mem (iomem): a type, and for the mmap types an optional

@@ -83,7 +83,9 @@ type Job struct {
 	SizePercent int    // size=N%: percent of the file/device size; 0 when unset
 	FileSize    [2]uint64
 	IOSize      uint64
+	IOSizePct   int // io_size=N%: percent of the job's I/O region; 0 when unset
 	Offset      uint64
+	OffsetPct   int // offset=N%: percent of the file/device size; 0 when unset
 	NumberIOs   uint64
 	Loops       int
 

@@ -46,7 +46,7 @@ func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
 func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		v, set := field(j)
-		if err := setInt(name, 0, -1, func(*Job) *int { return v })(j, value); err != nil {
+		if err := setInt(name, func(*Job) *int { return v })(j, value); err != nil {
 			return err
 		}
 		*set = true
@@ -59,7 +59,7 @@ func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) 
 // Linux's clock ids (0 to 11) and refuses others.
 func setClockID(j *Job, value string) error {
 	var id int
-	if err := setInt("log_alternate_epoch_clock_id", 0, -1, func(*Job) *int { return &id })(j, value); err != nil {
+	if err := setInt("log_alternate_epoch_clock_id", func(*Job) *int { return &id })(j, value); err != nil {
 		return err
 	}
 	if id > 11 {

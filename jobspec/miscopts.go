@@ -29,6 +29,9 @@ type MiscOptions struct {
 	// the names of files a client's jobs create on a server; gofio's
 	// client/server mode names them as with the default.
 	NoUniqueFilename bool
+	// NoCreateFsync is create_fsync=0: files laid out are not fsynced
+	// after they are written.
+	NoCreateFsync bool
 	// FilePrefix, set by a server for its client's jobs, is prefixed to
 	// the names of files in directory= ("127.0.0.1."): unique_filename.
 	FilePrefix string
@@ -200,18 +203,22 @@ func setOpendir(j *Job, value string) error {
 }
 
 func setHugepageSize(j *Job, value string) error {
-	v, err := intPiece("hugepage-size", value, j.KBBase, 0, -1)
+	v, err := intPiece("hugepage-size", value, j.KBBase)
 	if err != nil {
 		return err
 	}
-	j.Misc.HugepageSize = uint64(v)
+	j.Misc.HugepageSize = uint64(uint32(v))
 	return nil
 }
 
 func setGtodCPU(j *Job, value string) error {
-	v, err := intPiece("gtod_cpu", value, j.KBBase, 0, -1)
+	v, err := intPiece("gtod_cpu", value, j.KBBase)
 	if err != nil {
 		return err
+	}
+	if v < 0 {
+		// fio's minimum of 0 is none; gofio takes CPU numbers only.
+		return &UnsupportedError{Option: "gtod_cpu", Value: value}
 	}
 	j.Misc.GtodCPU = int(v) + 1
 	return nil

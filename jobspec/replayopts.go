@@ -110,16 +110,16 @@ func setReplaySkip(j *Job, value string) error {
 	return nil
 }
 
-func setReplayUint(name string, lo int64, field func(*Job) *uint64) func(*Job, string) error {
+func setReplayUint(name string, field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase, lo, -1)
+		v, err := intPiece(name, value, j.KBBase)
 		if err != nil {
 			if anyPiece(value, j.KBBase) {
 				return nil
 			}
 			return err
 		}
-		*field(j) = uint64(v)
+		*field(j) = uint64(uint32(v))
 		return nil
 	}
 }

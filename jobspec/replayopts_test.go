@@ -17,7 +17,7 @@ func TestReplayOptionSetters(t *testing.T) {
 		{setReadIolog, "-", func(j *Job) any { return j.ReadIolog }, []string{"-"}, ""},
 		{setReplaySkip, "read,sync", func(j *Job) any { return j.ReplaySkip }, SkipRead | SkipSync, ""},
 		{setReplaySkip, "flush", nil, nil, "Unknown skip type: flush"},
-		{setReplayUint("replay_scale", 0, func(j *Job) *uint64 { return &j.ReplayScale }), "4k", func(j *Job) any { return j.ReplayScale }, uint64(4096), ""},
+		{setReplayUint("replay_scale", func(j *Job) *uint64 { return &j.ReplayScale }), "4k", func(j *Job) any { return j.ReplayScale }, uint64(4096), ""},
 	}
 	for _, tc := range tests {
 		j := defaults()

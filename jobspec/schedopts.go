@@ -2,7 +2,6 @@ package jobspec
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"strings"
 )
@@ -177,9 +176,9 @@ func setCPUsAllowedPolicy(j *Job, value string) error {
 // setIntFlag returns a setter like setInt that also records that the
 // option was given (prio and prioclass change the I/O priority only
 // then).
-func setIntFlag(name string, lo, hi int64, field func(*Job) (*int, *bool)) func(*Job, string) error {
+func setIntFlag(name string, field func(*Job) (*int, *bool)) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase, lo, hi)
+		v, err := intPiece(name, value, j.KBBase)
 		if err != nil {
 			if anyPiece(value, j.KBBase) {
 				return nil
@@ -195,8 +194,8 @@ func setIntFlag(name string, lo, hi int64, field func(*Job) (*int, *bool)) func(
 var (
 	// A minimum of 0 is none to fio: prio=-1 is stored, and the kernel
 	// refuses it when the job runs.
-	setPrio      = setIntFlag("prio", math.MinInt32, 7, func(j *Job) (*int, *bool) { return &j.Prio, &j.PrioSet })
-	setPrioClass = setIntFlag("prioclass", math.MinInt32, 3, func(j *Job) (*int, *bool) { return &j.PrioClass, &j.PrioClassSet })
+	setPrio      = setIntFlag("prio", func(j *Job) (*int, *bool) { return &j.Prio, &j.PrioSet })
+	setPrioClass = setIntFlag("prioclass", func(j *Job) (*int, *bool) { return &j.PrioClass, &j.PrioClassSet })
 )
 
 // writeHints are write_hint's words, in the order of Linux's

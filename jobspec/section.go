@@ -217,6 +217,8 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 			clear(j.EngineOptions) // fio drops the old engine's options
 		}
 		return true
+	case def.Kind == KindSoftDeprecated:
+		return true // fio accepts these with a notice and ignores them
 	case def.Set == nil:
 		if !isDefault(def, o, r.kbBase()) {
 			j.Unsupported = append(j.Unsupported, &UnsupportedError{Option: def.Name})

@@ -12,36 +12,51 @@ import (
 
 func failed(name, value string) error { return &ValueError{Option: name, Value: value} }
 
-// intPiece reads the first piece of an integer option, checking [lo, hi]
-// (hi < 0: no upper bound) on the value truncated to 32 bits, as fio
-// does.
-func intPiece(name, value string, kbBase int, lo, hi int64) (int64, error) {
+// intPiece reads the first piece of the integer option name, checking it
+// against the bounds of the option's row in the options table (so a
+// setter and --cmdhelp's range cannot disagree) the way fio does: on the
+// value truncated to 32 bits, and a bound of 0 is no bound.
+func intPiece(name, value string, kbBase int) (int64, error) {
 	s, err := parseSize(pieces(value, true)[0].Text, kbBase)
 	if err != nil {
 		return 0, failed(name, value)
 	}
+	lim := rowLimits(name)
 	v := int64(int32(s.plain()))
-	if v < lo {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, s.plain(), lo)}
+	if lim.min != 0 && v < lim.min {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: min value out of range: %d (%d min)", name, s.plain(), lim.min)}
 	}
-	if hi >= 0 && v > hi {
-		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, s.plain(), hi)}
+	if lim.max != 0 && v > lim.max {
+		return 0, &ValueError{Option: name, Value: value, Detail: fmt.Sprintf("%s: max value out of range: %d (%d max)", name, s.plain(), lim.max)}
 	}
 	return v, nil
 }
 
-// setInt returns a setter for an int option with range [lo, hi] (hi < 0:
-// no upper bound). fio stores the first piece only, and only if it is in
-// range ("iodepth=-1" is accepted because its second piece "1" reads
-// fine, but leaves iodepth as it was).
-func setInt(name string, lo, hi int64, field func(*Job) *int) func(*Job, string) error {
+// rowLimits returns the bounds of the option row called name (general,
+// profile or engine option).
+func rowLimits(name string) limits {
+	if o, ok := byName[name]; ok {
+		return o.lim
+	}
+	panic("jobspec: no option row " + name)
+}
+
+// setInt returns the setter of the int option name, whose bounds are its
+// row's. fio stores the first piece only, and only if it is in range
+// ("iodepth=-1" is accepted because its second piece "1" reads fine, but
+// leaves iodepth as it was). fio's fields are unsigned where the row's
+// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295.
+func setInt(name string, field func(*Job) *int) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase, lo, hi)
+		v, err := intPiece(name, value, j.KBBase)
 		if err != nil {
 			if anyPiece(value, j.KBBase) {
 				return nil
 			}
 			return err
+		}
+		if rowLimits(name).min >= 0 {
+			v = int64(uint32(v))
 		}
 		*field(j) = int(v)
 		return nil
@@ -142,7 +157,7 @@ func setTime(defUnit uint64, field func(*Job) *uint64) func(*Job, string) error 
 
 // setSizeLast returns a setter for a size option whose handler runs on
 // every piece, so the last piece that reads wins. Percentages and zone
-// counts are not supported by these fields yet.
+// counts are not taken by these options.
 func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		var ok bool
@@ -166,6 +181,45 @@ func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
 		return nil
 	}
 }
+
+// setSizePctZones returns the setter of offset or io_size: a size, N% of
+// the files' size (offset) or of the job's I/O region (io_size), or N
+// zones of zonesize. fio's handler runs on every piece; the last wins.
+func setSizePctZones(field func(*Job) (bytes *uint64, pct *int, zones *uint64)) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		var ok bool
+		b, pct, zones := field(j)
+		for _, p := range pieces(value, true) {
+			if n, isZ := zoneCount(p.Text); isZ {
+				*b, *pct, *zones, ok = 0, 0, n, true
+				continue
+			}
+			v, err := parseSize(p.Text, j.KBBase)
+			if err != nil {
+				continue
+			}
+			if v.Percent {
+				*b, *pct, *zones = 0, int(v.N), 0
+			} else {
+				*b, *pct, *zones = uint64(v.N), 0, 0
+			}
+			ok = true
+		}
+		if !ok {
+			return errNoNumber
+		}
+		return nil
+	}
+}
+
+var (
+	setOffset = setSizePctZones(func(j *Job) (*uint64, *int, *uint64) {
+		return &j.Offset, &j.OffsetPct, &j.Zone.counts.offset
+	})
+	setIOSize = setSizePctZones(func(j *Job) (*uint64, *int, *uint64) {
+		return &j.IOSize, &j.IOSizePct, &j.Zone.counts.ioSize
+	})
+)
 
 // isZones reports a zone count ("4z").
 func isZones(text string) bool {
@@ -310,12 +364,13 @@ func slots(value string, kbBase, n int, ok func(int64) bool) (v [3]int64, set [3
 }
 
 // setSize sets size: every piece runs fio's handler, so the last one wins;
-// N% sets a percentage of the file size.
+// N% sets a percentage of the file size, Nz a number of zones.
 func setSize(j *Job, value string) error {
 	var ok bool
 	for _, p := range pieces(value, true) {
-		if isZones(p.Text) {
-			return &UnsupportedError{Option: "size", Value: value}
+		if n, isZ := zoneCount(p.Text); isZ {
+			j.Size, j.SizePercent, j.Zone.counts.size, ok = 0, 0, n, true
+			continue
 		}
 		v, err := parseSize(p.Text, j.KBBase)
 		if err != nil {
@@ -326,6 +381,7 @@ func setSize(j *Job, value string) error {
 		} else {
 			j.Size, j.SizePercent = uint64(v.N), 0
 		}
+		j.Zone.counts.size = 0
 		ok = true
 	}
 	if !ok {

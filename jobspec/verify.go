@@ -64,6 +64,10 @@ type VerifyOptions struct {
 	Interval int        // verify_interval (bytes); 0: the block size
 	Offset   int        // verify_offset (bytes): where the header is swapped to
 	Pattern  []byte     // verify_pattern, decoded; nil when unset
+	// PatternOffsets are the places in Pattern of its %o formats, where
+	// each block's offset goes (8 bytes, little-endian; fio's manual:
+	// "for each block offset will be written and then verified back").
+	PatternOffsets []int
 
 	// Backlog is verify_backlog: check the blocks written so far each
 	// time this many are unchecked, BacklogBatch (verify_backlog_batch,
@@ -95,14 +99,11 @@ func setVerify(j *Job, value string) error {
 // setVerifyPattern decodes verify_pattern (buffer_pattern's syntax); like
 // fio, a pattern without an explicit verify selects verify=pattern.
 func setVerifyPattern(j *Job, value string) error {
-	if strings.Contains(value, "%o") {
-		return fmt.Errorf("verify_pattern=%s: the %%o (block offset) format is not supported yet", value)
-	}
-	p, err := decodePattern(value)
+	p, offs, err := decodePatternFormat(value, true)
 	if err != nil {
 		return err
 	}
-	j.Verify.Pattern = p
+	j.Verify.Pattern, j.Verify.PatternOffsets = p, offs
 	if !j.Verify.typeSet {
 		j.Verify.Type = VerifyPattern
 	}

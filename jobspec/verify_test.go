@@ -21,7 +21,7 @@ func TestVerifySetters(t *testing.T) {
 		{[][2]string{{"verify", "md5"}, {"verify_pattern", "0x12"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "sha256"}}, VerifySHA256, "", ""},
 		{[][2]string{{"verify", "SHA512"}}, VerifySHA512, "", ""},
-		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyNone, "", "not supported yet"},
+		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyPattern, "\xff\x00\x00\x00\x00\x00\x00\x00\x00", ""}, // %o: the block's offset
 		{[][2]string{{"verify", "bogus"}}, VerifyNone, "", "not a valid choice"},
 	}
 	for _, tt := range tests {

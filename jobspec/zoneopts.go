@@ -36,6 +36,48 @@ type ZoneOptions struct {
 	IgnoreZoneLimits bool
 	ResetThreshold   float64
 	ResetFrequency   float64
+
+	// counts are the values given as a number of zones ("2z"), by field,
+	// until the job is added and zonesize is known; 0 when unset.
+	counts zoneCounts
+}
+
+// zoneCounts are size, offset, io_size, offset_increment and zoneskip
+// given in zones.
+type zoneCounts struct {
+	size, offset, ioSize, offsetInc, skip uint64
+}
+
+// resolveZones turns the values given in zones into bytes: N zones are N
+// times zonesize (fio's manual: the 'z' suffix), which is 0 unless
+// zonemode is strided (or zbd): size=2z alone is the whole file.
+func (j *Job) resolveZones() {
+	c, zs := &j.Zone.counts, j.Zone.Size
+	if c.size > 0 {
+		j.Size = c.size * zs
+	}
+	if c.offset > 0 {
+		j.Offset = c.offset * zs
+	}
+	if c.ioSize > 0 {
+		j.IOSize = c.ioSize * zs
+	}
+	if c.offsetInc > 0 {
+		j.OffsetIncrement = c.offsetInc * zs
+	}
+	if c.skip > 0 {
+		j.Zone.Skip = int64(c.skip * zs)
+	}
+	*c = zoneCounts{}
+}
+
+// zoneCount reads a zone count ("4z"); ok is false for other values.
+func zoneCount(text string) (n uint64, ok bool) {
+	if !isZones(text) {
+		return 0, false
+	}
+	v, _, _ := cStrtoll(text, 10)
+	return uint64(v), true
 }
 
 // setZoneMode reads zonemode; zbd needs zoned block device support gofio
@@ -56,13 +98,14 @@ func setZoneMode(j *Job, value string) error {
 	return nil
 }
 
-// setZoneSkip reads zoneskip: a size, or N% which fio 3.33 turns into a
-// step of -(N+1) bytes.
+// setZoneSkip reads zoneskip: a size, N zones ("1z"), or N% which fio
+// 3.33 turns into a step of -(N+1) bytes.
 func setZoneSkip(j *Job, value string) error {
 	var ok bool
 	for _, p := range pieces(value, true) {
-		if isZones(p.Text) {
-			return &UnsupportedError{Option: "zoneskip", Value: value}
+		if n, isZ := zoneCount(p.Text); isZ {
+			j.Zone.Skip, j.Zone.counts.skip, ok = 0, n, true
+			continue
 		}
 		v, err := parseSize(p.Text, j.KBBase)
 		if err != nil {
@@ -73,6 +116,7 @@ func setZoneSkip(j *Job, value string) error {
 		} else {
 			j.Zone.Skip = v.N
 		}
+		j.Zone.counts.skip = 0
 		ok = true
 	}
 	if !ok {

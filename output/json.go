@@ -73,7 +73,7 @@ func writeJSONJob(j *jsonWriter, r *jobRep, ga *groupAgg, elapsed uint64, plus b
 		j.int("eta", eta)
 		j.uint("elapsed", elapsed)
 	}
-	if r.Options != nil {
+	if len(r.Options) > 0 { // fio leaves out an empty "job options"
 		writeJSONOptions(j, "job options", r.Options)
 	}
 	list, _ := r.percentileList()

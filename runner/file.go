@@ -97,6 +97,19 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		// The job's first offset: offset, plus offset_increment for each
 		// clone before it.
 		start := j.Offset
+		if j.OffsetPct > 100 && exists {
+			// fio 3.33 refuses it only for a file that exists.
+			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+		}
+		if j.OffsetPct > 0 {
+			// offset=N%: of the file's size, aligned up to offset_align
+			// or else the smallest block size (fio's manual).
+			align := max(j.OffsetAlign, 1)
+			if j.OffsetAlign == 0 {
+				align = max(minBS(j), 1)
+			}
+			start = (have*uint64(j.OffsetPct)/100 + align - 1) / align * align
+		}
 		switch {
 		case j.OffsetIncrementPct > 0 && exists:
 			start += have * uint64(j.OffsetIncrementPct) / 100 * uint64(j.JobNum)
@@ -295,6 +308,10 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 			return &setupError{errno: errno(err), fn: "write"}
 		}
 		off += uint64(w)
+	}
+	if j.Misc.NoCreateFsync {
+		dropLaidOut(fd, f.fileSize)
+		return nil
 	}
 	if err := unix.Fsync(fd); err != nil {
 		return errorsNil(err)

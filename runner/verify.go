@@ -44,6 +44,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -65,6 +66,7 @@ type verifier struct {
 	interval int
 	hdrOff   int // verify_offset: the header is swapped with the data there
 	pattern  []byte
+	patOffs  []int // where verify_pattern's %o puts each block's offset
 	fatal    bool
 	only     bool
 	do       bool
@@ -113,7 +115,7 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 		return nil, fmt.Errorf("gofio: verify_only does not support time_based (fio 3.33 fails such a job)")
 	}
 	v := &verifier{typ: o.Type, fatal: o.Fatal, only: o.Only, do: o.Do,
-		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern,
+		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern, patOffs: o.PatternOffsets,
 		interval: o.Interval, hdrOff: o.Offset, async: o.Async > 0, thread: uint16(j.JobNum + 1), seed: j.RandSeed | 1,
 		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoresVerify(j)}
 	switch o.Type {
@@ -160,7 +162,7 @@ func (w *worker) stampVerify(u *IOUnit) {
 		return
 	}
 	if v.pattern != nil {
-		fillPattern(u.Buf, v.pattern)
+		fillPattern(u.Buf, v.patternAt(u.Offset))
 	}
 	if !v.header {
 		return
@@ -403,9 +405,22 @@ func (v *verifier) flags() int {
 	return f
 }
 
+// patternAt is verify_pattern for the block at off: its %o formats
+// replaced by off, 8 bytes little-endian.
+func (v *verifier) patternAt(off int64) []byte {
+	if len(v.patOffs) == 0 {
+		return v.pattern
+	}
+	p := slices.Clone(v.pattern)
+	for _, i := range v.patOffs {
+		binary.LittleEndian.PutUint64(p[i:], uint64(off))
+	}
+	return p
+}
+
 // checkPattern verifies a block of verify=pattern.
 func (v *verifier) checkPattern(u *IOUnit, buf []byte, path string) (string, bool) {
-	p := v.pattern
+	p := v.patternAt(u.Offset)
 	for i := range buf {
 		if buf[i] != p[i%len(p)] {
 			// fio 3.33 reports the block as if it had a header: the

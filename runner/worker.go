@@ -167,6 +167,9 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	}
 	if !j.TimeBased {
 		w.totalLimit = j.IOSize
+		if j.IOSizePct > 0 {
+			w.totalLimit = w.regionBytes * uint64(j.IOSizePct) / 100 // io_size=N%
+		}
 		if w.totalLimit == 0 {
 			w.totalLimit = w.regionBytes * uint64(j.Loops)
 		}
