@@ -64,6 +64,7 @@ func (c *control) stop(t *task) <-chan struct{} { return c.stops[c.index[t]] }
 func (c *control) attach(t *task) {
 	t.w.prog.jp = &c.prog.jobs[c.index[t]]
 	t.w.ioerr.out = c.errs
+	t.w.ioerr.info = c.info
 }
 
 // stopAll stops every job and starts no more.

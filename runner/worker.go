@@ -620,8 +620,14 @@ func (w *worker) drain() {
 		w.flight -= n
 		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
 		for _, u := range w.done[:n] {
-			if acct {
+			switch {
+			case acct:
 				w.complete(u, u.start, u.issue, w.stamp(), w.accounting())
+			case u.Err != 0:
+				// fio reports every failed I/O it reaps, those still in
+				// flight when the job failed included (8 lines for a
+				// libaio job at iodepth=8 on a full file system).
+				w.ioFailed(u)
 			}
 			w.free = append(w.free, u)
 		}
@@ -653,6 +659,7 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 		w.ioFailed(u)
 		return
 	}
+	w.ioerr.seen = true
 	if !u.Op.IsData() {
 		if acct && w.clat {
 			w.st.AddSyncLat(uint64(max(0, done-issue)))

@@ -1,0 +1,477 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Issue 11's fault injection on the data path: a full file system
+// (ENOSPC), a device that fails reads (EIO), files and directories that
+// change under a running job, --readonly with every writing rw= mode and
+// a report that cannot be written. Each case runs fio 3.33 and gofio on
+// the same job and compares exit status, the error lines, the normal
+// report's skeleton (or the JSON's error counts) and the files left.
+// Cases that mount a tmpfs or set up a loop device need root and skip
+// without it.
+
+// requireRoot skips t when the process is not root.
+func requireRoot(t *testing.T, what string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skipf("needs root to %s", what)
+	}
+}
+
+// mountTmpfs mounts a tmpfs of size (mount's size= syntax) on dir and
+// unmounts it when t ends.
+func mountTmpfs(t *testing.T, dir, size string) {
+	t.Helper()
+	requireRoot(t, "mount a tmpfs")
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+}
+
+// loopOver attaches a loop device to the file back and returns its path;
+// it is detached when t ends.
+func loopOver(t *testing.T, back string) string {
+	t.Helper()
+	requireRoot(t, "set up a loop device")
+	out, err := exec.Command("losetup", "-f", "--show", back).CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot set up a loop device here: %v: %s", err, out)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		if out, err := exec.Command("losetup", "-d", dev).CombinedOutput(); err != nil {
+			t.Errorf("losetup -d %s: %v: %s", dev, err, out)
+		}
+	})
+	return dev
+}
+
+// fillFile writes n bytes of a pattern seeded by seed to path.
+func fillFile(t *testing.T, path string, n int, seed byte) {
+	t.Helper()
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i*31) ^ seed
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// midRun is an action taken while a job runs: when ready(dir) holds
+// (polled every 2 ms, for at most 60 s), act(dir) runs once.
+type midRun struct {
+	ready func(pid int, dir string) bool
+	act   func(dir string) error
+}
+
+// dirVars holds, per run directory, words to replace in the arguments
+// ("{DEV}": the run's loop device), set by the cases' setup.
+var dirVars sync.Map // dir -> map[string]string
+
+// setVar makes word stand for value in the arguments of dir's run.
+func setVar(dir, word, value string) {
+	m, _ := dirVars.LoadOrStore(dir, map[string]string{})
+	m.(map[string]string)[word] = value
+}
+
+// expand replaces {DIR} and dir's words in args.
+func expand(dir string, args []string) []string {
+	a := make([]string, len(args))
+	for i, s := range args {
+		s = strings.ReplaceAll(s, "{DIR}", dir)
+		if m, ok := dirVars.Load(dir); ok {
+			for k, v := range m.(map[string]string) {
+				s = strings.ReplaceAll(s, k, v)
+			}
+		}
+		a[i] = s
+	}
+	return a
+}
+
+// runWatched runs bin in dir as runIn does and, while it runs, waits for
+// m.ready and then takes m.act. It returns the result and an error when
+// the program ended before it was ready or the action failed.
+func runWatched(bin, dir string, args []string, m *midRun) (result, error) {
+	a := expand(dir, args)
+	if m == nil {
+		return runIn(bin, dir, a), nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, a...)
+	cmd.Dir = dir
+	cmd.WaitDelay = 5 * time.Second
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Start(); err != nil {
+		return result{rc: -1, stderr: err.Error(), dir: dir}, err
+	}
+	done := make(chan struct{})
+	acted := make(chan error, 1)
+	go func() {
+		deadline := time.Now().Add(time.Minute)
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				acted <- errors.New("the program ended before the action's condition held")
+				return
+			case <-tick.C:
+			}
+			if m.ready(cmd.Process.Pid, dir) {
+				acted <- m.act(dir)
+				return
+			}
+			if time.Now().After(deadline) {
+				acted <- errors.New("the action's condition did not hold within a minute")
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	actErr := <-acted
+	r := result{stdout: so.String(), stderr: se.String(), dir: dir}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.rc = ee.ExitCode()
+	default:
+		r.rc = -1
+		r.stderr += "\n<could not run: " + err.Error() + ">"
+	}
+	return r, actErr
+}
+
+// descendants returns pid and the pids of its descendants.
+func descendants(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	parent := map[int][]int{}
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and ')'.
+		s := string(st)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		parent[pp] = append(parent[pp], p)
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, parent[out[i]]...)
+	}
+	return out
+}
+
+// fdPastOffset reports whether pid or one of its descendants holds a
+// file whose name matches name (filepath.Match against the link's
+// target) open at a file position of at least off: a job on the sync
+// engine (lseek, then read/write) has moved that far into it.
+func fdPastOffset(pid int, name string, off int64) bool {
+	for _, p := range descendants(pid) {
+		dir := fmt.Sprintf("/proc/%d/fd", p)
+		fds, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			target, err := os.Readlink(filepath.Join(dir, fd.Name()))
+			if err != nil {
+				continue
+			}
+			if ok, _ := filepath.Match(name, target); !ok {
+				continue
+			}
+			info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", p, fd.Name()))
+			if err != nil {
+				continue
+			}
+			for _, l := range strings.Split(string(info), "\n") {
+				if v, ok := strings.CutPrefix(l, "pos:"); ok {
+					if pos, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && pos >= off {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// past returns a ready condition: the job has moved off bytes into the
+// file rel (a pattern, relative to the run's directory).
+func past(rel string, off int64) func(pid int, dir string) bool {
+	return func(pid int, dir string) bool {
+		name := filepath.Join(dir, rel)
+		if real, err := filepath.EvalSymlinks(name); err == nil {
+			name = real // a link to a loop device
+		}
+		return fdPastOffset(pid, name, off)
+	}
+}
+
+// faultCase is one fault-injection job.
+type faultCase struct {
+	name string
+	args string
+	// setup prepares a run's directory (before either program starts).
+	setup func(t *testing.T, dir string)
+	mid   *midRun
+	// sizes: compare the files' sizes too (not only their names).
+	sizes bool
+	// random: the offsets in error lines are drawn (fio's and gofio's
+	// random sequences differ), so they are masked.
+	random bool
+}
+
+// runFaultCase runs fio and gofio side by side, each in a fresh directory
+// prepared by c.setup, and returns both results with the files left.
+func runFaultCase(t *testing.T, c faultCase, format string) (fr, gr result, ff, gf []string) {
+	t.Helper()
+	gofio := requireGofio(t)
+	base := t.TempDir()
+	a := append(args(c.args), "--output-format="+format)
+	var res [2]result
+	var files [2][]string
+	var errs [2]error
+	dirs := [2]string{filepath.Join(base, "fio"), filepath.Join(base, "gofio")}
+	for _, d := range dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if c.setup != nil {
+			c.setup(t, d)
+		}
+	}
+	var wg sync.WaitGroup
+	for i, bin := range []string{fioPath, gofio} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i], errs[i] = runWatched(bin, dirs[i], a, c.mid)
+			files[i] = tree(dirs[i])
+		}()
+	}
+	wg.Wait()
+	t.Logf("args: %q", a)
+	for i, who := range []string{"fio", "gofio"} {
+		if errs[i] != nil {
+			t.Fatalf("%s: %v (status %d)\nstdout:\n%s\nstderr:\n%s", who, errs[i], res[i].rc, head(res[i].stdout), head(res[i].stderr))
+		}
+	}
+	return res[0], res[1], files[0], files[1]
+}
+
+// loopName masks loop device numbers (each program gets its own device).
+var loopName = regexp.MustCompile(`loop\d+`)
+
+// maskFault masks what differs between fio's and gofio's stderr: pids,
+// fio's source locations, loop device numbers.
+func maskFault(s string) []string {
+	s = loopName.ReplaceAllString(s, "loopN")
+	s = regexp.MustCompile(`pid=\d+`).ReplaceAllString(s, "pid=N")
+	s = regexp.MustCompile(`file:[a-z_./]+(:\d+)?`).ReplaceAllString(s, "file:runner")
+	return lines(s)
+}
+
+// names drops the sizes and modes of tree's entries.
+func names(files []string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, strings.Fields(f)[0])
+	}
+	return out
+}
+
+// compareFault compares one case's runs; see the file comment.
+func compareFault(t *testing.T, c faultCase, format string, fr, gr result, ff, gf []string) {
+	t.Helper()
+	if strings.Contains(gr.stderr, "panic:") || strings.Contains(gr.stderr, "goroutine ") {
+		t.Fatalf("gofio panicked:\n%s", head(gr.stderr))
+	}
+	if fr.rc != gr.rc {
+		t.Errorf("exit status: fio %d, gofio %d\nfio stderr:\n%s\ngofio stderr:\n%s", fr.rc, gr.rc, head(fr.stderr), head(gr.stderr))
+	}
+	if !c.sizes {
+		ff, gf = names(ff), names(gf)
+	}
+	if c.random {
+		off := regexp.MustCompile(`offset=\d+`)
+		for _, r := range []*result{&fr, &gr} {
+			r.stdout = off.ReplaceAllString(r.stdout, "offset=N")
+			r.stderr = off.ReplaceAllString(r.stderr, "offset=N")
+		}
+	}
+	if diff := cmp.Diff(ff, gf); diff != "" {
+		t.Errorf("files left (-fio +gofio):\n%s", diff)
+	}
+	switch format {
+	case "normal":
+		if diff := cmp.Diff(maskFault(fr.stderr), maskFault(gr.stderr)); diff != "" {
+			t.Errorf("stderr (-fio +gofio):\n%s", diff)
+		}
+		fo := strings.Join(maskFault(fr.stdout), "\n")
+		gout := strings.Join(maskFault(gr.stdout), "\n")
+		fs, gs := DropSampleLines(MaskNormal(fo)), DropSampleLines(MaskNormal(gout))
+		fs, gs = maskErrFile(fs), maskErrFile(gs)
+		if diff := cmp.Diff(fs, gs); diff != "" {
+			t.Errorf("normal report skeleton (-fio +gofio):\n%s\nfio stdout:\n%s\ngofio stdout:\n%s", diff, head(fr.stdout), head(gr.stdout))
+		}
+	case "json":
+		// fio prints a job's error line on stdout before the JSON,
+		// gofio on stderr (docs/compat.md): errLines merges both.
+		fe, ge := errLines(result{stdout: loopName.ReplaceAllString(fr.stdout, "loopN"), stderr: loopName.ReplaceAllString(fr.stderr, "loopN")}),
+			errLines(result{stdout: loopName.ReplaceAllString(gr.stdout, "loopN"), stderr: loopName.ReplaceAllString(gr.stderr, "loopN")})
+		if diff := cmp.Diff(fe, ge); diff != "" {
+			t.Errorf("messages (-fio +gofio):\n%s", diff)
+		}
+		if !strings.Contains(fr.stdout, "{\n") {
+			if strings.Contains(gr.stdout, "{\n") {
+				t.Errorf("fio printed no JSON, gofio did:\n%s", head(gr.stdout))
+			}
+			return
+		}
+		if _, err := ParseJSON([]byte(gr.stdout)); err != nil {
+			t.Errorf("gofio's stdout is not one JSON document: %v\n%s", err, head(gr.stdout))
+		}
+		fj, gj := jsonOf(t, "fio", fr), jsonOf(t, "gofio", gr)
+		if diff := cmp.Diff(errorCounts(fj), errorCounts(gj)); diff != "" {
+			t.Errorf("JSON error counts (-fio +gofio):\n%s", diff)
+		}
+	}
+}
+
+// runFaultCases runs every case in the normal and JSON formats.
+func runFaultCases(t *testing.T, cases []faultCase) {
+	requireFio(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, format := range []string{"normal", "json"} {
+				fr, gr, ff, gf := runFaultCase(t, c, format)
+				compareFault(t, c, format, fr, gr, ff, gf)
+			}
+		})
+	}
+}
+
+// A write job larger than its file system fails with ENOSPC where the
+// file system fills up (a 4 MiB tmpfs, 8 MiB to write).
+func TestFaultENOSPC(t *testing.T) {
+	small := func(t *testing.T, dir string) { mountTmpfs(t, dir, "4m") }
+	w := "--name=w --filename=f --bs=4k --size=8m "
+	cases := []faultCase{
+		{name: "psync write", args: w + "--rw=write", setup: small, sizes: true},
+		{name: "psync randwrite", args: w + "--rw=randwrite", setup: small, random: true},
+		{name: "sync write", args: w + "--rw=write --ioengine=sync", setup: small, sizes: true},
+		{name: "libaio write", args: w + "--rw=write --ioengine=libaio --iodepth=8", setup: small, sizes: true},
+		{name: "io_uring write", args: w + "--rw=write --ioengine=io_uring --iodepth=8", setup: small, sizes: true},
+		{name: "mmap write", args: w + "--rw=write --ioengine=mmap", setup: small, sizes: true},
+		{name: "create_on_open", args: w + "--rw=write --create_on_open=1", setup: small, sizes: true},
+		{name: "fallocate none", args: w + "--rw=write --fallocate=none", setup: small, sizes: true},
+		{name: "fallocate posix", args: w + "--rw=write --fallocate=posix", setup: small, sizes: true},
+		{name: "end_fsync", args: w + "--rw=write --end_fsync=1", setup: small, sizes: true},
+		{name: "verify", args: w + "--rw=write --verify=crc32c", setup: small, sizes: true},
+		{name: "two jobs", args: "--name=w --bs=4k --size=4m --rw=write --numjobs=2 --group_reporting", setup: small},
+		{name: "two files", args: "--name=w --nrfiles=2 --bs=4k --size=8m --rw=write", setup: small, sizes: true},
+		{name: "continue_on_error", args: w + "--rw=write --continue_on_error=all", setup: small, sizes: true},
+		{name: "ignore ENOSPC", args: w + "--rw=write --ignore_error=,ENOSPC", setup: small, sizes: true},
+		{name: "rw", args: w + "--rw=rw", setup: small},
+	}
+	runFaultCases(t, cases)
+}
+
+// A loop device over a file that was truncated to nothing fails every
+// read with EIO (the loop driver ends a read past its backing file's end
+// with an I/O error); truncating it while a job reads fails the reads
+// from then on.
+func TestFaultEIO(t *testing.T) {
+	gone := func(t *testing.T, dir string) {
+		back := filepath.Join(t.TempDir(), "back")
+		fillFile(t, back, 1<<20, 1)
+		setVar(dir, "{DEV}", loopOver(t, back))
+		if err := os.Truncate(back, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := "--name=r --filename={DEV} --bs=4k --size=1m "
+	cases := []faultCase{
+		{name: "psync read", args: r + "--rw=read", setup: gone},
+		{name: "direct read", args: r + "--rw=read --direct=1", setup: gone},
+		{name: "randread", args: r + "--rw=randread --direct=1", setup: gone, random: true},
+		{name: "libaio read", args: r + "--rw=read --direct=1 --ioengine=libaio --iodepth=4", setup: gone},
+		{name: "io_uring read", args: r + "--rw=read --direct=1 --ioengine=io_uring --iodepth=4", setup: gone},
+		{name: "continue_on_error", args: r + "--rw=read --direct=1 --continue_on_error=read --size=64k", setup: gone},
+		{name: "continue_on_error libaio", args: r + "--rw=read --direct=1 --continue_on_error=read --size=64k --ioengine=libaio --iodepth=4", setup: gone},
+		{name: "ignore_error EIO", args: r + "--rw=read --direct=1 --ignore_error=EIO --size=64k", setup: gone},
+		{name: "verify", args: r + "--rw=read --direct=1 --verify=crc32c --do_verify=1", setup: gone},
+	}
+	// Mid-run: the backing file is truncated once the job has read 64 KiB.
+	var mu sync.Mutex
+	backs := map[string]string{} // run directory -> backing file
+	mid := &midRun{
+		ready: func(pid int, dir string) bool {
+			m, _ := dirVars.Load(dir)
+			return fdPastOffset(pid, m.(map[string]string)["{DEV}"], 64<<10)
+		},
+		act: func(dir string) error {
+			mu.Lock()
+			back := backs[dir]
+			mu.Unlock()
+			return os.Truncate(back, 0)
+		},
+	}
+	attach := func(t *testing.T, dir string) {
+		back := filepath.Join(t.TempDir(), "back")
+		fillFile(t, back, 1<<20, 1)
+		dev := loopOver(t, back)
+		setVar(dir, "{DEV}", dev)
+		mu.Lock()
+		backs[dir] = back
+		mu.Unlock()
+	}
+	cases = append(cases, faultCase{
+		name:  "truncated mid-run",
+		args:  r + "--rw=read --direct=1 --ioengine=sync --rate=256k --time_based --runtime=4",
+		setup: attach, mid: mid,
+	})
+	runFaultCases(t, cases)
+}
