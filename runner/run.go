@@ -283,7 +283,11 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	buf := make([]byte, 1<<20)
 	fillRandom(buf, t.job.RandSeed)
 	for _, f := range todo {
-		if err := f.layout(t.job, buf); err != nil {
+		info := cfg.Info
+		if info == nil {
+			info = cfg.Errors
+		}
+		if err := f.layout(t.job, buf, info, cfg.Errors); err != nil {
 			return err
 		}
 	}
