@@ -260,7 +260,8 @@ type faultCase struct {
 	// sizes: compare the files' sizes too (not only their names).
 	sizes bool
 	// random: the offsets in error lines are drawn (fio's and gofio's
-	// random sequences differ), so they are masked.
+	// random sequences differ) or depend on when a mid-run action
+	// landed, so they are masked.
 	random bool
 }
 
@@ -341,7 +342,7 @@ func compareFault(t *testing.T, c faultCase, format string, fr, gr result, ff, g
 	if !c.sizes {
 		ff, gf = names(ff), names(gf)
 	}
-	if c.random {
+	if c.random || c.mid != nil {
 		off := regexp.MustCompile(`offset=\d+`)
 		for _, r := range []*result{&fr, &gr} {
 			r.stdout = off.ReplaceAllString(r.stdout, "offset=N")
@@ -451,6 +452,18 @@ func TestFaultEIO(t *testing.T) {
 		{name: "ignore_error EIO", args: r + "--rw=read --direct=1 --ignore_error=EIO --size=64k", setup: gone},
 		{name: "verify", args: r + "--rw=read --direct=1 --verify=crc32c --do_verify=1", setup: gone},
 	}
+	// A device node whose driver is absent (block major 240, reserved
+	// for local use): opening it fails with ENXIO.
+	nodev := func(t *testing.T, dir string) {
+		requireRoot(t, "make a device node")
+		if out, err := exec.Command("mknod", filepath.Join(dir, "nodev"), "b", "240", "0").CombinedOutput(); err != nil {
+			t.Skipf("mknod: %v: %s", err, out)
+		}
+	}
+	cases = append(cases,
+		faultCase{name: "device without driver", args: "--name=r --filename=nodev --bs=4k --size=64k --rw=read", setup: nodev},
+		faultCase{name: "device without driver, write", args: "--name=r --filename=nodev --bs=4k --size=64k --rw=write", setup: nodev},
+	)
 	// Mid-run: the backing file is truncated once the job has read 64 KiB.
 	var mu sync.Mutex
 	backs := map[string]string{} // run directory -> backing file
@@ -478,7 +491,63 @@ func TestFaultEIO(t *testing.T) {
 	cases = append(cases, faultCase{
 		name:  "truncated mid-run",
 		args:  r + "--rw=read --direct=1 --ioengine=sync --rate=256k --time_based --runtime=4",
-		setup: attach, mid: mid,
+		setup: attach, mid: mid, random: true,
 	})
+	runFaultCases(t, cases)
+}
+
+// Files and directories that change under a running job: each job reads
+// or writes at 256 KiB/s for 2 s through the sync engine, and the change
+// is made once it has moved 32 KiB into its file (polled, no sleeps).
+// fio keeps its open descriptors: a deleted or replaced file goes on
+// being read or written; a truncated one fails a job's next read (err=5,
+// "full resid") but not its writes; a job that opens its next file (two
+// files, openfiles=1, one after the other) fails to once their directory
+// is gone.
+func TestFaultMidRun(t *testing.T) {
+	one := func(t *testing.T, dir string) {
+		if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fillFile(t, filepath.Join(dir, "d", "f"), 1<<20, 1)
+	}
+	two := func(t *testing.T, dir string) {
+		if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fillFile(t, filepath.Join(dir, "d", "r.0.0"), 128<<10, 1)
+		fillFile(t, filepath.Join(dir, "d", "r.0.1"), 128<<10, 2)
+	}
+	in := func(rel string) func(pid int, dir string) bool { return past(rel, 32<<10) }
+	truncate := func(dir string) error { return os.Truncate(filepath.Join(dir, "d", "f"), 0) }
+	remove := func(dir string) error { return os.Remove(filepath.Join(dir, "d", "f")) }
+	replace := func(dir string) error {
+		n := filepath.Join(dir, "d", "f.new")
+		if err := os.WriteFile(n, make([]byte, 1<<20), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(n, filepath.Join(dir, "d", "f"))
+	}
+	rmdir := func(dir string) error { return os.RemoveAll(filepath.Join(dir, "d")) }
+	job := "--name=r --bs=4k --ioengine=sync --rate=256k --time_based --runtime=2 "
+	f := job + "--filename=d/f "
+	// Size-based: gofio's time_based jobs over several files with
+	// openfiles=1 wrap around the first file instead of moving on.
+	next := "--name=r --bs=4k --ioengine=sync --rate=256k --directory=d --nrfiles=2 --filesize=128k --openfiles=1 --file_service_type=sequential "
+	cases := []faultCase{
+		{name: "read, file truncated", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), truncate}},
+		{name: "read, file deleted", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), remove}},
+		{name: "read, file replaced", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), replace}, sizes: true},
+		{name: "read, directory removed", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), rmdir}},
+		{name: "write, file truncated", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), truncate}},
+		{name: "write, file deleted", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), remove}},
+		{name: "write, file replaced", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), replace}, sizes: true},
+		{name: "write, directory removed", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), rmdir}},
+		{name: "randrw, file truncated", args: f + "--rw=randrw", setup: one, mid: &midRun{in("d/f"), truncate}, random: true},
+		{name: "next file's open, reads", args: next + "--rw=read",
+			setup: two, mid: &midRun{in("d/r.0.0"), rmdir}},
+		{name: "next file's open, writes", args: next + "--rw=write",
+			setup: two, mid: &midRun{in("d/r.0.0"), rmdir}},
+	}
 	runFaultCases(t, cases)
 }

@@ -91,7 +91,15 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			have = uint64(st.Size)
 			if st.Mode&unix.S_IFMT == unix.S_IFBLK {
 				f.blockDev = true
-				have, _ = blockDevSize(n)
+				var err error
+				if have, err = blockDevSize(n); err != nil {
+					// A device node without its device (a detached
+					// driver: ENXIO) fails the job, as in fio 3.33.
+					e := errno(err)
+					fn := "open(" + n + ")"
+					return nil, &setupError{errno: e, fn: fn, msg: fmt.Sprintf(
+						"fio: failed opening blockdev %s for size check\nfile:filesetup.c, func=%s, error=%s", n, fn, errText(e))}
+				}
 			}
 		}
 		// The job's first offset: offset, plus offset_increment for each
@@ -337,7 +345,9 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 		if errno(err) == unix.ENOENT && !j.AllowFileCreate {
 			return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0"}
 		}
-		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: open failed", f.path)}
+		// fio names the file in the function ("func=open(d/r.0.1)"), on
+		// a job's first open and on one mid-run alike.
+		return &setupError{errno: errno(err), fn: "open(" + f.path + ")", msg: fmt.Sprintf("%s: open failed", f.path)}
 	}
 	f.fd = fd
 	if fd < 0 {
