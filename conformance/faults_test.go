@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -550,4 +551,157 @@ func TestFaultMidRun(t *testing.T) {
 			setup: two, mid: &midRun{in("d/r.0.0"), rmdir}},
 	}
 	runFaultCases(t, cases)
+}
+
+// --readonly with every rw= mode that writes or trims, given before the
+// job (fio refuses the option while parsing) or after it (fio refuses
+// the job), and from a job file: fio's messages on both streams, its
+// exit status, and the existing file byte for byte as it was, for fio
+// and for gofio.
+func TestFaultReadOnlyModes(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	modes := []string{"write", "randwrite", "rw", "randrw", "trim", "randtrim", "trimwrite", "readwrite"}
+	for _, mode := range modes {
+		job := "--name=a --filename=data --size=64k --bs=4k --rw=" + mode
+		for _, c := range []struct{ name, args string }{
+			{"before", "--readonly " + job},
+			{"after", job + " --readonly"},
+			{"job file", "--readonly job.fio"},
+		} {
+			t.Run(mode+" "+c.name, func(t *testing.T) {
+				var res [2]result
+				var sums [2][2][32]byte // program, before/after
+				var files [2][]string
+				for i, bin := range []string{fioPath, gofio} {
+					dir := t.TempDir()
+					fillFile(t, filepath.Join(dir, "data"), 64<<10, byte(i+7))
+					jf := "[a]\nfilename=data\nsize=64k\nbs=4k\nrw=" + mode + "\n"
+					if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte(jf), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					before, _ := os.ReadFile(filepath.Join(dir, "data"))
+					res[i] = runIn(bin, dir, args(c.args))
+					after, err := os.ReadFile(filepath.Join(dir, "data"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					sums[i] = [2][32]byte{sha256.Sum256(before), sha256.Sum256(after)}
+					files[i] = tree(dir)
+				}
+				fr, gr := res[0], res[1]
+				if fr.rc != gr.rc || fr.rc == 0 {
+					t.Errorf("exit status: fio %d, gofio %d (want fio's, nonzero)", fr.rc, gr.rc)
+				}
+				if diff := cmp.Diff(lines(fr.stdout), lines(gr.stdout)); diff != "" {
+					t.Errorf("stdout (-fio +gofio):\n%s", diff)
+				}
+				if diff := cmp.Diff(lines(fr.stderr), lines(gr.stderr)); diff != "" {
+					t.Errorf("stderr (-fio +gofio):\n%s", diff)
+				}
+				for i, who := range []string{"fio", "gofio"} {
+					if sums[i][0] != sums[i][1] {
+						t.Errorf("%s changed the file under --readonly", who)
+					}
+				}
+				if diff := cmp.Diff(files[0], files[1]); diff != "" {
+					t.Errorf("files (-fio +gofio):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// A report that cannot be written (--output on a full file system, or
+// one with room for a page only): fio loses what does not fit without a
+// word and exits 0; gofio keeps fio's exit status and writes the same
+// bytes, and says on stderr that the report was cut (docs/compat.md).
+func TestFaultOutputFull(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, c := range []struct {
+		name   string
+		free   int // bytes left on the 64 KiB tmpfs; -1: /dev/full
+		format string
+		job    string
+	}{
+		{"full, normal", 0, "normal", ""},
+		{"full, json", 0, "json", ""},
+		{"full, terse", 0, "terse", ""},
+		{"one page left, json+", 4096, "json+", ""},
+		{"/dev/full, normal", -1, "normal", ""},
+		{"/dev/full, json", -1, "json", ""},
+		{"/dev/full, failing job", -1, "normal", " --filename=/dev/full --rw=write"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var res [2]result
+			var sizes [2]int64
+			out := "full/out"
+			if c.free < 0 {
+				if _, err := os.Stat("/dev/full"); err != nil {
+					t.Skip("no /dev/full")
+				}
+				out = "/dev/full"
+			}
+			for i, bin := range []string{fioPath, gofio} {
+				dir := t.TempDir()
+				if c.free < 0 {
+					res[i] = runIn(bin, dir, args("--name=a --filename=f --size=64k --output=/dev/full --output-format="+c.format+c.job))
+					continue
+				}
+				mnt := filepath.Join(dir, "full")
+				if err := os.Mkdir(mnt, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				mountTmpfs(t, mnt, "64k")
+				fill := make([]byte, 64<<10-c.free)
+				if err := os.WriteFile(filepath.Join(mnt, "fill"), fill, 0o644); err != nil {
+					t.Fatalf("filling the tmpfs: %v", err)
+				}
+				res[i] = runIn(bin, dir, args("--name=a --filename=f --size=64k --output=full/out --output-format="+c.format))
+				st, err := os.Stat(filepath.Join(mnt, "out"))
+				if err != nil {
+					t.Fatalf("%s left no report file: %v", bin, err)
+				}
+				sizes[i] = st.Size()
+			}
+			fr, gr := res[0], res[1]
+			if strings.Contains(gr.stderr, "panic:") {
+				t.Fatalf("gofio panicked:\n%s", gr.stderr)
+			}
+			if fr.rc != gr.rc {
+				t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
+			}
+			if fr.stdout != gr.stdout {
+				t.Errorf("stdout: fio %q, gofio %q", fr.stdout, gr.stdout)
+			}
+			if sizes[0] != sizes[1] && c.format != "normal" {
+				t.Errorf("report file: fio wrote %d bytes, gofio %d", sizes[0], sizes[1])
+			}
+			want := append(lines(fr.stderr), "gofio: writing the report: write "+out+": no space left on device")
+			if diff := cmp.Diff(want, lines(gr.stderr)); diff != "" {
+				t.Errorf("stderr (-fio and gofio's note +gofio):\n%s", diff)
+			}
+		})
+	}
+}
+
+// fallocate=none leaves a written file's size alone (the job writes
+// 64 KiB of a 1 MiB file: 64 KiB), fallocate=truncate sizes it; the
+// other modes allocate. No fault here, but the layout code the faults
+// above go through.
+func TestFaultLayoutSizes(t *testing.T) {
+	requireFio(t)
+	for _, mode := range []string{"none", "truncate", "native", "keep", "posix"} {
+		t.Run(mode, func(t *testing.T) {
+			a := args("--name=w --filename=f --rw=write --bs=4k --filesize=1m --io_size=64k --fallocate=" + mode)
+			fr, gr, ff, gf := run2(t, a, nil)
+			if fr.rc != 0 || gr.rc != 0 {
+				t.Fatalf("exit status: fio %d, gofio %d\n%s", fr.rc, gr.rc, gr.stderr)
+			}
+			if diff := cmp.Diff(ff, gf); diff != "" {
+				t.Errorf("files (-fio +gofio):\n%s", diff)
+			}
+		})
+	}
 }
