@@ -420,6 +420,7 @@ func TestFaultENOSPC(t *testing.T) {
 		{name: "end_fsync", args: w + "--rw=write --end_fsync=1", setup: small, sizes: true},
 				{name: "verify", args: w + "--rw=write --verify=crc32c", setup: small, sizes: true},
 		{name: "two jobs", args: "--name=w --bs=4k --size=4m --rw=write --numjobs=2 --group_reporting", setup: small},
+		{name: "two jobs, one file", args: w + "--rw=write --numjobs=2 --group_reporting", setup: small, sizes: true},
 		{name: "two files", args: "--name=w --nrfiles=2 --bs=4k --size=8m --rw=write", setup: small, sizes: true},
 		{name: "continue_on_error", args: w + "--rw=write --continue_on_error=all", setup: small, sizes: true},
 		{name: "ignore ENOSPC", args: w + "--rw=write --ignore_error=,ENOSPC", setup: small, sizes: true},
@@ -701,6 +702,22 @@ func TestFaultLayoutSizes(t *testing.T) {
 			}
 			if diff := cmp.Diff(ff, gf); diff != "" {
 				t.Errorf("files (-fio +gofio):\n%s", diff)
+			}
+			// Three jobs on one file: each lays it out again while it
+			// is short (none, keep), as in fio.
+			a = args("--name=w --filename=f --rw=write --bs=4k --filesize=256k --numjobs=3 --fallocate=" + mode)
+			fr, gr, _, _ = run2(t, a, nil)
+			laying := func(s string) []string {
+				var out []string
+				for _, l := range lines(s) {
+					if strings.Contains(l, ": Laying out IO file") {
+						out = append(out, l)
+					}
+				}
+				return out
+			}
+			if diff := cmp.Diff(laying(fr.stdout), laying(gr.stdout)); diff != "" {
+				t.Errorf("layout lines of three jobs on one file (-fio +gofio):\n%s", diff)
 			}
 		})
 	}
