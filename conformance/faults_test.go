@@ -722,3 +722,39 @@ func TestFaultLayoutSizes(t *testing.T) {
 		})
 	}
 }
+
+// The first I/O of a job refused by the kernel: direct I/O of blocks the
+// file system or device cannot take (EINVAL) prints fio's hint about
+// direct I/O on the synchronous engines, none on libaio and io_uring.
+// (Only the first: TestFaultEIO's "truncated mid-run" fails later reads
+// of a block device with EIO, and fio gives no hint there.)
+func TestFaultFirstIO(t *testing.T) {
+	file := func(t *testing.T, dir string) { fillFile(t, filepath.Join(dir, "f"), 1<<20, 3) }
+	dev4k := func(t *testing.T, dir string) {
+		back := filepath.Join(t.TempDir(), "back")
+		fillFile(t, back, 1<<20, 4)
+		requireRoot(t, "set up a loop device")
+		out, err := exec.Command("losetup", "-f", "--show", "-b", "4096", back).CombinedOutput()
+		if err != nil {
+			t.Skipf("cannot set up a loop device here: %v: %s", err, out)
+		}
+		dev := strings.TrimSpace(string(out))
+		t.Cleanup(func() {
+			if out, err := exec.Command("losetup", "-d", dev).CombinedOutput(); err != nil {
+				t.Errorf("losetup -d %s: %v: %s", dev, err, out)
+			}
+		})
+		setVar(dir, "{DEV}", dev)
+	}
+	odd := "--name=r --filename=f --bs=1000 --size=64k --direct=1 "
+	cases := []faultCase{
+		{name: "psync read", args: odd + "--rw=read", setup: file},
+		{name: "sync write", args: odd + "--rw=write --ioengine=sync", setup: file},
+		{name: "pvsync2 read", args: odd + "--rw=read --ioengine=pvsync2", setup: file},
+		{name: "libaio read", args: odd + "--rw=read --ioengine=libaio", setup: file},
+		{name: "io_uring read", args: odd + "--rw=read --ioengine=io_uring", setup: file},
+		{name: "4k device, 512 B reads", args: "--name=r --filename={DEV} --bs=512 --size=64k --direct=1 --rw=read", setup: dev4k},
+		{name: "4k device, 512 B writes", args: "--name=r --filename={DEV} --bs=512 --size=64k --direct=1 --rw=write", setup: dev4k},
+	}
+	runFaultCases(t, cases)
+}

@@ -60,19 +60,32 @@ func (w *worker) ioFailed(u *IOUnit) {
 		// continue_on_error=read: "err= 5 (..., func=xfer, ...)").
 		w.ioerr.survive(e, fn, w.job.ErrorDump)
 	}
-	if out := w.ioerr.infoOrErr(); first && w.reaper == nil && w.files[u.File].blockDev && out != nil {
-		// fio 3.33 prints this hint when the first I/O of a job on a
-		// block device fails in a synchronous engine (a loop device
-		// failing its reads with EIO), survived or not; not for libaio
-		// or io_uring.
-		fmt.Fprintf(out, "fio: first I/O failed. If %s is a zoned block device, consider --zonemode=zbd\n", w.files[u.File].path)
-	}
 	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
 			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
 	}
+	if first && w.reaper == nil {
+		w.firstFailed(u, e)
+	}
 	if fatal {
 		w.fail(e, fn)
+	}
+}
+
+// firstFailed prints fio 3.33's hints when the first I/O of a job on a
+// synchronous engine fails (survived or not; libaio and io_uring print
+// none): a direct I/O refused with EINVAL, an EIO from a block device.
+func (w *worker) firstFailed(u *IOUnit, e unix.Errno) {
+	out := w.ioerr.infoOrErr()
+	if out == nil {
+		return
+	}
+	f := w.files[u.File]
+	switch {
+	case e == unix.EINVAL && w.job.Direct:
+		fmt.Fprintln(out, "fio: first direct IO errored. File system may not support direct IO, or iomem_align= is bad, or invalid block size. Try setting direct=0.")
+	case e == unix.EIO && f.blockDev:
+		fmt.Fprintf(out, "fio: first I/O failed. If %s is a zoned block device, consider --zonemode=zbd\n", f.path)
 	}
 }
 
