@@ -758,3 +758,40 @@ func TestFaultFirstIO(t *testing.T) {
 	}
 	runFaultCases(t, cases)
 }
+
+// Syncs that fail: a loop device over a sparse 4 MiB file on a 1 MiB
+// tmpfs takes buffered writes into its page cache, and their writeback
+// fails once the tmpfs is full, so fsync (fsync=N, end_fsync) returns
+// EIO. fio's messages differ by engine: a synchronous one prints the
+// io_u error line with the last write's offset, libaio fails the job in
+// td_io_queue; end_fsync adds "end_fsync failed for file". (fio 3.33
+// loses the error with io_uring, posixaio and mmap; gofio reports it,
+// docs/compat.md.)
+func TestFaultSyncEIO(t *testing.T) {
+	overfull := func(t *testing.T, dir string) {
+		mnt := t.TempDir()
+		mountTmpfs(t, mnt, "1m")
+		back := filepath.Join(mnt, "back")
+		f, err := os.Create(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = f.Truncate(4 << 20)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		setVar(dir, "{DEV}", loopOver(t, back))
+	}
+	w := "--name=w --filename={DEV} --rw=write --bs=4k --size=2m --offset=1m "
+	cases := []faultCase{
+		{name: "end_fsync psync", args: w + "--end_fsync=1", setup: overfull},
+		{name: "end_fsync sync", args: w + "--end_fsync=1 --ioengine=sync", setup: overfull},
+		{name: "end_fsync libaio", args: w + "--end_fsync=1 --ioengine=libaio --iodepth=4", setup: overfull},
+		{name: "end_fsync randwrite", args: w + "--end_fsync=1 --rw=randwrite", setup: overfull, random: true},
+		{name: "fsync=128 psync", args: w + "--fsync=128", setup: overfull},
+		{name: "fdatasync=128 psync", args: w + "--fdatasync=128", setup: overfull},
+		{name: "fsync=128 libaio", args: w + "--fsync=128 --ioengine=libaio --iodepth=4", setup: overfull},
+	}
+	runFaultCases(t, cases)
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 
@@ -281,7 +282,7 @@ func (w *worker) run(stop <-chan struct{}) {
 				}
 				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
-					w.fail(errno(err), "fsync")
+					w.endFsyncFailed(f, errno(err))
 				}
 			}
 		}
@@ -410,6 +411,26 @@ func (w *worker) more(afterLoop bool) bool {
 		return false // strided zones may end a loop early (zone.go)
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
+}
+
+// endFsyncFailed reports a failed end_fsync as fio 3.33 does: it queues
+// the sync as an I/O unit, so a synchronous engine prints the io_u error
+// line (with the last write's offset and length) and fails the job in
+// "io_u error", an asynchronous one in "td_io_queue"; then "end_fsync
+// failed for file".
+func (w *worker) endFsyncFailed(f *jobFile, e unix.Errno) {
+	fn := "td_io_queue"
+	if w.reaper == nil {
+		fn = "io_u error"
+		if w.ioerr.out != nil {
+			fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: sync offset=%d, buflen=%d\n",
+				f.path, errText(e), w.gen.wrOff, w.gen.wrLen)
+		}
+	}
+	if w.ioerr.out != nil {
+		fmt.Fprintf(w.ioerr.out, "fio: end_fsync failed for file %s\n", f.path)
+	}
+	w.fail(e, fn)
 }
 
 // setupFailed records an error that stopped the job before its I/O.
