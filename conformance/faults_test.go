@@ -418,7 +418,7 @@ func TestFaultENOSPC(t *testing.T) {
 		{name: "fallocate none", args: w + "--rw=write --fallocate=none", setup: small, sizes: true},
 		{name: "fallocate posix", args: w + "--rw=write --fallocate=posix", setup: small, sizes: true},
 		{name: "end_fsync", args: w + "--rw=write --end_fsync=1", setup: small, sizes: true},
-				{name: "verify", args: w + "--rw=write --verify=crc32c", setup: small, sizes: true},
+		{name: "verify", args: w + "--rw=write --verify=crc32c", setup: small, sizes: true},
 		{name: "two jobs", args: "--name=w --bs=4k --size=4m --rw=write --numjobs=2 --group_reporting", setup: small},
 		{name: "two jobs, one file", args: w + "--rw=write --numjobs=2 --group_reporting", setup: small, sizes: true},
 		{name: "two files", args: "--name=w --nrfiles=2 --bs=4k --size=8m --rw=write", setup: small, sizes: true},
