@@ -795,3 +795,59 @@ func TestFaultSyncEIO(t *testing.T) {
 	}
 	runFaultCases(t, cases)
 }
+
+// Logs on a full file system: fio writes what fits and loses the rest
+// without a word; gofio does the same and says so for each log it could
+// not write ("gofio: writing log ...", docs/compat.md). Neither fails
+// the job.
+func TestFaultLogsFull(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, c := range []struct{ name, args string }{
+		{"lat logs", "--write_lat_log=full/lat"},
+		{"iops log, one file", "--write_iops_log=full/iops --per_job_logs=0"},
+		{"bw log", "--write_bw_log=full/bw"},
+		{"iolog", "--write_iolog=full/io.log"},
+		{"hist log", "--write_hist_log=full/h --log_hist_msec=1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var res [2]result
+			var files [2][]string
+			for i, bin := range []string{fioPath, gofio} {
+				dir := t.TempDir()
+				mnt := filepath.Join(dir, "full")
+				if err := os.Mkdir(mnt, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				mountTmpfs(t, mnt, "64k")
+				if err := os.WriteFile(filepath.Join(mnt, "fill"), make([]byte, 64<<10), 0o644); err != nil {
+					t.Fatalf("filling the tmpfs: %v", err)
+				}
+				res[i] = runIn(bin, dir, args("--name=a --filename=f --size=256k --rw=randwrite --output-format=json "+c.args))
+				files[i] = names(tree(mnt))
+			}
+			fr, gr := res[0], res[1]
+			if strings.Contains(gr.stderr, "panic:") {
+				t.Fatalf("gofio panicked:\n%s", gr.stderr)
+			}
+			if fr.rc != gr.rc {
+				t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
+			}
+			if diff := cmp.Diff(errorCounts(jsonOf(t, "fio", fr)), errorCounts(jsonOf(t, "gofio", gr))); diff != "" {
+				t.Errorf("job errors (-fio +gofio):\n%s", diff)
+			}
+			if diff := cmp.Diff(files[0], files[1]); diff != "" {
+				t.Errorf("files (-fio +gofio):\n%s", diff)
+			}
+			ge := dropPrefixed(gr.stderr, "gofio: writing log full/")
+			if diff := cmp.Diff(lines(fr.stderr), lines(ge)); diff != "" {
+				t.Errorf("stderr besides gofio's notes (-fio +gofio):\n%s", diff)
+			}
+			for _, l := range lines(gr.stderr) {
+				if strings.HasPrefix(l, "gofio: writing log ") && !strings.HasSuffix(l, ": no space left on device") {
+					t.Errorf("gofio's note: %q", l)
+				}
+			}
+		})
+	}
+}
