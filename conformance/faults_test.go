@@ -425,6 +425,10 @@ func TestFaultENOSPC(t *testing.T) {
 		{name: "continue_on_error", args: w + "--rw=write --continue_on_error=all", setup: small, sizes: true},
 		{name: "ignore ENOSPC", args: w + "--rw=write --ignore_error=,ENOSPC", setup: small, sizes: true},
 		{name: "rw", args: w + "--rw=rw", setup: small},
+		{name: "fill_device", args: "--name=w --filename=f --bs=4k --rw=write --fill_device=1", setup: small, sizes: true},
+		{name: "fill_fs libaio", args: "--name=w --filename=f --bs=4k --rw=write --fill_fs=1 --ioengine=libaio --iodepth=8", setup: small, sizes: true},
+		{name: "fill_device with size", args: w + "--rw=write --fill_device=1", setup: small, sizes: true},
+		{name: "directory", args: "--name=w --directory=. --nrfiles=3 --bs=4k --size=6m --rw=write", setup: small, sizes: true},
 	}
 	runFaultCases(t, cases)
 }

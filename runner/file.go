@@ -169,7 +169,9 @@ func withDir(j *jobspec.Job, name string) string {
 		return name
 	}
 	d := j.Directory[j.JobNum%len(j.Directory)]
-	return filepath.Join(d, j.Misc.FilePrefix+name)
+	// Joined as fio 3.33 joins them, without cleaning: directory=./
+	// names ".//w.0.0" in its messages and logs.
+	return d + "/" + j.Misc.FilePrefix + name
 }
 
 // expandFormat builds a generated file name from filename_format.
