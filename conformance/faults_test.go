@@ -593,6 +593,7 @@ func TestFaultMidRun(t *testing.T) {
 		{name: "write, file deleted", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), remove}},
 		{name: "write, file replaced", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), replace}, sizes: true},
 		{name: "write, directory removed", args: f + "--rw=write", setup: one, mid: &midRun{in("d/f"), rmdir}},
+		{name: "write, directory removed, unlink=1", args: f + "--rw=write --unlink=1", setup: one, mid: &midRun{in("d/f"), rmdir}},
 		{name: "randrw, file truncated", args: f + "--rw=randrw", setup: one, mid: &midRun{in("d/f"), truncate}, random: true},
 		{name: "next file's open, reads", args: next + "--rw=read",
 			setup: two, mid: &midRun{in("d/r.0.0"), rmdir}},
