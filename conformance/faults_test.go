@@ -900,3 +900,37 @@ func TestFaultLogsFull(t *testing.T) {
 		})
 	}
 }
+
+// Files too small for their job: fio lays them out anew, unlinking them
+// first (a new file, mode 0644: a hard link keeps the old one), and fails
+// the job ("func=unlink") where that is refused: a directory, a file of
+// /proc or /sys.
+func TestFaultRelayout(t *testing.T) {
+	small := func(t *testing.T, dir string) {
+		p := filepath.Join(dir, "small")
+		fillFile(t, p, 8192, 5)
+		if err := os.Chmod(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(p, filepath.Join(dir, "small.link")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	adir := func(t *testing.T, dir string) {
+		if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := "--bs=4k --size=16k --name=a "
+	cases := []faultCase{
+		{name: "small file, read", args: job + "--filename=small --rw=read", setup: small, sizes: true},
+		{name: "small file, write", args: job + "--filename=small --rw=write", setup: small, sizes: true},
+		{name: "directory, read", args: job + "--filename=adir --rw=read", setup: adir},
+		{name: "directory, write", args: job + "--filename=adir --rw=write", setup: adir},
+		{name: "/proc file", args: job + "--filename=/proc/self/mem --rw=read"},
+	}
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil && os.Geteuid() == 0 {
+		cases = append(cases, faultCase{name: "/sys file", args: job + "--filename=/sys/kernel/mm/transparent_hugepage/enabled --rw=write"})
+	}
+	runFaultCases(t, cases)
+}

@@ -205,8 +205,8 @@ func (f *jobFile) needsLayout() uint64 {
 		return 0
 	}
 	var st unix.Stat_t
-	if unix.Stat(f.path, &st) == nil && (uint64(st.Size) >= f.fileSize || st.Mode&unix.S_IFMT != unix.S_IFREG) {
-		return 0 // large enough, or not a regular file (/dev/full)
+	if unix.Stat(f.path, &st) == nil && (uint64(st.Size) >= f.fileSize || (st.Mode&unix.S_IFMT != unix.S_IFREG && st.Mode&unix.S_IFMT != unix.S_IFDIR)) {
+		return 0 // large enough, or a device (/dev/full); fio lays out a directory (and fails)
 	}
 	return f.fileSize
 }
@@ -221,12 +221,23 @@ func (f *jobFile) needsLayout() uint64 {
 func (f *jobFile) layout(j *jobspec.Job, buf []byte, info, warn io.Writer) error {
 	fill := j.RW.Reads() || j.Overwrite || j.IOEngine == "mmap"
 	var pre unix.Stat_t
-	if unix.Stat(f.path, &pre) != nil && !j.AllowFileCreate {
+	exists := unix.Stat(f.path, &pre) == nil
+	if !exists && !j.AllowFileCreate {
 		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
 	}
 	if dir := filepath.Dir(f.path); dir != "." {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return &setupError{errno: unix.ENOENT, fn: "open", msg: fmt.Sprintf("fio: %s is not a directory", dir)}
+		}
+	}
+	if exists && j.AllowFileCreate {
+		// fio 3.33 lays out a file too small for the job anew: it
+		// unlinks it first (a new inode, mode 0644), and fails the job
+		// when it cannot ("func=unlink": a file of /proc or /sys, a
+		// directory). With allow_file_create=0 fio unlinks it and then
+		// refuses to create it, losing the file; gofio keeps it.
+		if err := unix.Unlink(f.path); err != nil {
+			return &setupError{errno: errno(err), fn: "unlink"}
 		}
 	}
 	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
