@@ -114,6 +114,10 @@ func expand(dir string, args []string) []string {
 	return a
 }
 
+// actedAt holds, per run directory, when the mid-run action was taken
+// (time since the program started), for the failure messages.
+var actedAt sync.Map
+
 // runWatched runs bin in dir as runIn does and, while it runs, waits for
 // m.ready and then takes m.act. It returns the result and an error when
 // the program ended before it was ready or the action failed.
@@ -132,6 +136,7 @@ func runWatched(bin, dir string, args []string, m *midRun) (result, error) {
 	if err := cmd.Start(); err != nil {
 		return result{rc: -1, stderr: err.Error(), dir: dir}, err
 	}
+	started := time.Now()
 	done := make(chan struct{})
 	acted := make(chan error, 1)
 	go func() {
@@ -146,7 +151,9 @@ func runWatched(bin, dir string, args []string, m *midRun) (result, error) {
 			case <-tick.C:
 			}
 			if m.ready(cmd.Process.Pid, dir) {
-				acted <- m.act(dir)
+				err := m.act(dir)
+				actedAt.Store(dir, time.Since(started))
+				acted <- err
 				return
 			}
 			if time.Now().After(deadline) {
@@ -296,6 +303,11 @@ func runFaultCase(t *testing.T, c faultCase, format string) (fr, gr result, ff, 
 	}
 	wg.Wait()
 	t.Logf("args: %q", a)
+	for i, who := range []string{"fio", "gofio"} {
+		if d, ok := actedAt.Load(dirs[i]); ok {
+			t.Logf("%s: acted %v after the start", who, d)
+		}
+	}
 	for i, who := range []string{"fio", "gofio"} {
 		if errs[i] != nil {
 			t.Fatalf("%s: %v (status %d)\nstdout:\n%s\nstderr:\n%s", who, errs[i], res[i].rc, head(res[i].stdout), head(res[i].stderr))
@@ -547,7 +559,7 @@ func TestFaultEIO(t *testing.T) {
 }
 
 // Files and directories that change under a running job: each job reads
-// or writes at 256 KiB/s for 2 s through the sync engine, and the change
+// or writes at 256 KiB/s for 3 s through the sync engine, and the change
 // is made once it has moved 32 KiB into its file (polled, no sleeps).
 // fio keeps its open descriptors: a deleted or replaced file goes on
 // being read or written; a truncated one fails a job's next read (err=5,
@@ -579,7 +591,7 @@ func TestFaultMidRun(t *testing.T) {
 		return os.Rename(n, filepath.Join(dir, "d", "f"))
 	}
 	rmdir := func(dir string) error { return os.RemoveAll(filepath.Join(dir, "d")) }
-	job := "--name=r --bs=4k --ioengine=sync --rate=256k --time_based --runtime=2 "
+	job := "--name=r --bs=4k --ioengine=sync --rate=256k --time_based --runtime=3 "
 	f := job + "--filename=d/f "
 	// Size-based: gofio's time_based jobs over several files with
 	// openfiles=1 wrap around the first file instead of moving on.
