@@ -63,6 +63,7 @@ func (c *control) stop(t *task) <-chan struct{} { return c.stops[c.index[t]] }
 func (c *control) attach(t *task) {
 	t.w.prog.jp = &c.prog.jobs[c.index[t]]
 	t.w.ioerr.out = t.w.ts.errs
+	t.w.ioerr.info = t.w.ts.info
 }
 
 // stopAll stops every job and starts no more.

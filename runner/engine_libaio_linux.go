@@ -285,6 +285,11 @@ func asyncSync(u *IOUnit) {
 			continue
 		}
 		u.Result, u.Err = 0, errno
+		if errno != 0 {
+			// Done in line, not submitted: fio 3.33 fails the job
+			// in td_io_queue, without an io_u error line.
+			u.ErrFn = "td_io_queue"
+		}
 		return
 	}
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,7 +92,15 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			have = uint64(st.Size)
 			if st.Mode&unix.S_IFMT == unix.S_IFBLK {
 				f.blockDev = true
-				have, _ = blockDevSize(n)
+				var err error
+				if have, err = blockDevSize(n); err != nil {
+					// A device node without its device (a detached
+					// driver: ENXIO) fails the job, as in fio 3.33.
+					e := errno(err)
+					fn := "open(" + n + ")"
+					return nil, &setupError{errno: e, fn: fn, msg: fmt.Sprintf(
+						"fio: failed opening blockdev %s for size check\nfile:filesetup.c, func=%s, error=%s", n, fn, errText(e))}
+				}
 			}
 		}
 		// The job's first offset: offset, plus offset_increment for each
@@ -174,7 +183,9 @@ func withDir(j *jobspec.Job, name string) string {
 		return name
 	}
 	d := j.Directory[j.JobNum%len(j.Directory)]
-	return filepath.Join(d, j.Misc.FilePrefix+name)
+	// Joined as fio 3.33 joins them, without cleaning: directory=./
+	// names ".//w.0.0" in its messages and logs.
+	return d + "/" + j.Misc.FilePrefix + name
 }
 
 // expandFormat builds a generated file name from filename_format.
@@ -208,8 +219,8 @@ func (f *jobFile) needsLayout() uint64 {
 		return 0
 	}
 	var st unix.Stat_t
-	if unix.Stat(f.path, &st) == nil && (uint64(st.Size) >= f.fileSize || st.Mode&unix.S_IFMT != unix.S_IFREG) {
-		return 0 // large enough, or not a regular file (/dev/full)
+	if unix.Stat(f.path, &st) == nil && (uint64(st.Size) >= f.fileSize || (st.Mode&unix.S_IFMT != unix.S_IFREG && st.Mode&unix.S_IFMT != unix.S_IFDIR)) {
+		return 0 // large enough, or a device (/dev/full); fio lays out a directory (and fails)
 	}
 	return f.fileSize
 }
@@ -241,18 +252,25 @@ func makeParents(path string) error {
 
 // layout creates or extends f to its size. Files a job reads are filled
 // with data, since reading holes measures nothing, and so are the files
-// of an overwrite=1 job; files only written are allocated per fallocate=.
-func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error {
-	fill := j.RW.Reads() || j.Overwrite
+// of an overwrite=1 job and of the mmap engine (fio 3.33 writes them out
+// whatever the job does); files only written are allocated per
+// fallocate=. Messages fio prints while laying out go to info (its info
+// stream: "fio: ENOSPC on laying out file, stopping") and warn (stderr:
+// "fio: posix_fallocate fails: ..."). A close of stop cuts the layout
+// short (errLayoutStopped).
+func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}, info, warn io.Writer) error {
+	fill := j.RW.Reads() || j.Overwrite || j.IOEngine == "mmap"
 	var pre unix.Stat_t
 	exists := unix.Stat(f.path, &pre) == nil
 	if !exists && !j.AllowFileCreate {
 		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
 	}
 	if exists && j.AllowFileCreate {
-		// Like fio, a file too small is removed and laid out anew; a
-		// file that cannot be removed (/proc/version: EPERM) fails the
-		// job there, before its I/O.
+		// fio 3.33 lays out a file too small for the job anew: it
+		// unlinks it first (a new inode, mode 0644), and fails the job
+		// when it cannot ("func=unlink": /proc/version gives EPERM, a
+		// directory EISDIR). With allow_file_create=0 fio unlinks it and
+		// then refuses to create it, losing the file; gofio keeps it.
 		if err := unix.Unlink(f.path); err != nil && errno(err) != unix.ENOENT {
 			return &setupError{errno: errno(err), fn: "unlink"}
 		}
@@ -276,12 +294,16 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 	case jobspec.FallocNative:
 		_ = unix.Fallocate(fd, 0, 0, int64(f.fileSize))
 	case jobspec.FallocPosix:
-		if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil {
-			return &setupError{errno: errno(err), fn: "posix_fallocate"}
+		// fio 3.33 warns and lays out on (a full file system: the job
+		// then fails where its writes do).
+		if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil && warn != nil {
+			fmt.Fprintf(warn, "fio: posix_fallocate fails: %s\n", errText(errno(err)))
 		}
 	case jobspec.FallocKeep:
 		_ = unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, 0, int64(f.fileSize))
-	case jobspec.FallocTruncate, jobspec.FallocNone:
+	case jobspec.FallocTruncate:
+		// fallocate=none allocates nothing and leaves the size alone: a
+		// job writing 64 KiB of a 1 MiB file leaves 64 KiB, as in fio.
 		if !fill {
 			if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
 				return &setupError{errno: errno(err), fn: "ftruncate"}
@@ -305,6 +327,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 		n := min(uint64(len(buf)), f.fileSize-off)
 		w, err := unix.Pwrite(fd, buf[:n], int64(off))
 		if err != nil {
+			if errno(err) == unix.ENOSPC && info != nil {
+				fmt.Fprintln(info, "fio: ENOSPC on laying out file, stopping")
+			}
 			return &setupError{errno: errno(err), fn: "write"}
 		}
 		off += uint64(w)
@@ -385,7 +410,9 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 		if errno(err) == unix.ENOENT && !j.AllowFileCreate {
 			return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0"}
 		}
-		return &setupError{errno: errno(err), fn: "open", msg: fmt.Sprintf("%s: open failed", f.path)}
+		// fio names the file in the function ("func=open(d/r.0.1)"), on
+		// a job's first open and on one mid-run alike.
+		return &setupError{errno: errno(err), fn: "open(" + f.path + ")", msg: fmt.Sprintf("%s: open failed", f.path)}
 	}
 	f.fd = fd
 	if fd < 0 {

@@ -79,6 +79,10 @@ type ioGen struct {
 	writes   uint64
 	lastSync bool
 	lastFile int // file of the last write
+	// wrOff and wrLen: the last write's offset and length, which
+	// fio's error lines give for a sync ("sync offset=N").
+	wrOff int64
+	wrLen int
 
 	dists    [][3]distDraw // random_distribution per file and direction; nil: uniform
 	fileDist distDraw      // file_service_type zipf, pareto, normal
@@ -258,7 +262,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		f := w.files[g.twFile]
 		w.fillUnit(u, OpWrite, g.twFile, f.fd, g.twOff, uint64(g.twLen))
 		g.writes++
-		g.lastFile = g.twFile
+		g.lastFile, g.wrOff, g.wrLen = g.twFile, g.twOff, g.twLen
 		return true
 	}
 	if j.NumberIOs > 0 && w.ios >= j.NumberIOs {
@@ -313,7 +317,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		switch op {
 		case OpWrite:
 			g.writes++
-			g.lastFile = fi
+			g.lastFile, g.wrOff, g.wrLen = fi, int64(off), int(bs)
 		case OpTrim:
 			if j.RW.Writes() {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
@@ -771,7 +775,9 @@ func (w *worker) fillSync(u *IOUnit) bool {
 	default:
 		op = OpSyncFileRange
 	}
-	u.Op, u.File, u.FD, u.Offset = op, g.lastFile, f.fd, 0
+	// The offset is the last write's, as in fio's error line for a
+	// failed sync; the engines sync the whole file whatever it is.
+	u.Op, u.File, u.FD, u.Offset = op, g.lastFile, f.fd, g.wrOff
 	u.Buf = u.Buf[:0]
 	return true
 }

@@ -301,8 +301,12 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	var bytes uint64
 	for _, f := range t.files {
 		// A file shared by jobs is laid out once, unless a later job
-		// needs it larger (offset_increment).
-		if done[f.path] >= f.fileSize && done[f.path] > 0 {
+		// needs it larger (offset_increment) or finds it still short:
+		// fio 3.33 lays out again for each job that finds the file
+		// smaller than its size (fallocate=none or keep, whose layout
+		// of a written file sets no size; an earlier layout cut short
+		// by ENOSPC).
+		if done[f.path] >= f.fileSize && done[f.path] > 0 && f.needsLayout() == 0 {
 			continue
 		}
 		done[f.path] = max(done[f.path], f.fileSize)
@@ -334,7 +338,11 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 			// after it but does none; those jobs never start.
 			return nil
 		}
-		if err := f.layout(t.job, buf, cfg.Stop); err != nil {
+		info := cfg.Info
+		if info == nil {
+			info = cfg.Errors
+		}
+		if err := f.layout(t.job, buf, cfg.Stop, info, cfg.Errors); err != nil {
 			if err == errLayoutStopped {
 				return nil
 			}

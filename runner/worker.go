@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"io"
 	"runtime"
 	"sync"
@@ -294,7 +295,7 @@ func (w *worker) run(stop <-chan struct{}) {
 				}
 				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
-					w.fail(errno(err), "fsync")
+					w.endFsyncFailed(f, errno(err))
 				}
 			}
 		}
@@ -423,6 +424,26 @@ func (w *worker) more(afterLoop bool) bool {
 		return false // strided zones may end a loop early (zone.go)
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
+}
+
+// endFsyncFailed reports a failed end_fsync as fio 3.33 does: it queues
+// the sync as an I/O unit, so a synchronous engine prints the io_u error
+// line (with the last write's offset and length) and fails the job in
+// "io_u error", an asynchronous one in "td_io_queue"; then "end_fsync
+// failed for file".
+func (w *worker) endFsyncFailed(f *jobFile, e unix.Errno) {
+	fn := "td_io_queue"
+	if w.reaper == nil {
+		fn = "io_u error"
+		if w.ioerr.out != nil {
+			fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: sync offset=%d, buflen=%d\n",
+				f.path, errText(e), w.gen.wrOff, w.gen.wrLen)
+		}
+	}
+	if w.ioerr.out != nil {
+		fmt.Fprintf(w.ioerr.out, "fio: end_fsync failed for file %s\n", f.path)
+	}
+	w.fail(e, fn)
 }
 
 // setupFailed records an error that stopped the job before its I/O.
@@ -638,8 +659,14 @@ func (w *worker) drain() {
 		w.flight -= n
 		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
 		for _, u := range w.done[:n] {
-			if acct {
+			switch {
+			case acct:
 				w.complete(u, u.start, u.issue, w.stamp(), w.accounting())
+			case u.Err != 0:
+				// fio reports every failed I/O it reaps, those still in
+				// flight when the job failed included (8 lines for a
+				// libaio job at iodepth=8 on a full file system).
+				w.ioFailed(u)
 			}
 			w.free = append(w.free, u)
 		}
@@ -671,6 +698,7 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 		w.ioFailed(u)
 		return
 	}
+	w.ioerr.seen = true
 	if !u.Op.IsData() {
 		if acct && w.clat {
 			w.st.AddSyncLat(uint64(max(0, done-issue)))
