@@ -211,7 +211,14 @@ func TestServerJobLimit(t *testing.T) {
 			if err := os.WriteFile(job, []byte(tc.job), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			// fio's server ends the connection right after its QUIT, and
+			// on a busy machine fio's client is sometimes still writing
+			// then and dies of SIGPIPE (exit 141, seen once in a few
+			// dozen runs): a race in fio, not the reference. Ask again.
 			want := client(t, dir, fsock, job)
+			for try := 1; want.status == 141 && try < 3; try++ {
+				want = client(t, dir, fsock, job)
+			}
 			got := client(t, dir, gsock, job)
 			if got.status != want.status || got.stdout != want.stdout {
 				t.Errorf("gofio's server: exit %d\n%s\nfio's: exit %d\n%s", got.status, got.stdout, want.status, want.stdout)
