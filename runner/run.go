@@ -194,6 +194,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			samplers.Add(w.smp)
 			ssm.add(t)
 			w.flow = fl.of(t.job)
+			w.gen.pace.hard = ctl.sig
 			ctl.attach(t)
 			if t.job.StartDelay == 0 {
 				gate.Add(1)
