@@ -98,6 +98,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			continue
 		}
 		files, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
+		for _, f := range files {
+			switch {
+			case f.ignored:
+				fmt.Fprintf(infoOr(cfg), "fio: file %s may be ignored\n", f.path)
+			case f.past && t.job.Invalidate && err == nil:
+				fmt.Fprintf(infoOr(cfg), "fio: cache invalidation of %s failed: Invalid argument\n", f.path)
+			}
+		}
 		if err != nil {
 			t.fail(err)
 			continue
@@ -281,6 +289,14 @@ func (t *task) makeDirs() bool {
 		}
 	}
 	return true
+}
+
+// infoOr is cfg's info stream, or its error stream when it has none.
+func infoOr(cfg Config) io.Writer {
+	if cfg.Info != nil {
+		return cfg.Info
+	}
+	return cfg.Errors
 }
 
 // fail records a setup error of the task.
