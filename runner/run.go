@@ -4,8 +4,10 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -191,6 +193,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files)
+			var qe *queueInitError
+			if errors.As(err, &qe) {
+				t.err, t.errFn = qe.errno, "io_queue_init"
+				ts := newThreadSetup(cfg, t.job, ctl.index[t])
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errText(qe.errno))
+				continue
+			}
 			if err != nil {
 				t.fail(err)
 				fmt.Fprintln(cfg.Errors, t.errMsg)
