@@ -13,8 +13,9 @@ import (
 // ("fio: blocksize is larger than data set range", exit status 1), says
 // "fio: file F may be ignored" when the offset is the end of the existing
 // file that sizes the job, and refuses an offset past it ("you need to
-// specify valid offset="). Compared: exit status, stderr, the "fio:"
-// lines of stdout, and the files left.
+// specify valid offset="); such a job is reported with error 0.
+// Compared: exit status, stderr, the "fio:" lines of stdout, the files
+// left, and the jobs of the JSON report.
 func TestOffsetAtFileEnd(t *testing.T) {
 	requireFio(t)
 	cases := []struct {
@@ -74,6 +75,23 @@ func TestOffsetAtFileEnd(t *testing.T) {
 			}
 			if f, g := strings.Join(ff, " "), strings.Join(gf, " "); f != g {
 				t.Errorf("files: fio %s, gofio %s", f, g)
+			}
+			// JSON: the jobs reported, each with its error (0 where fio
+			// refuses the region) and bytes read or written.
+			fr, gr, _, _ = run2(t, append(a, "--output-format=json"), setup)
+			if fr.rc != gr.rc {
+				t.Errorf("JSON run: exit status fio %d, gofio %d", fr.rc, gr.rc)
+			}
+			jobs := func(prog string, r result) string {
+				var s []string
+				for _, j := range jsonOf(t, prog, r).Get("jobs").Kids {
+					s = append(s, j.Get("jobname").Text+" err="+j.Get("error").Text+
+						" r="+j.Get("read", "io_bytes").Text+" w="+j.Get("write", "io_bytes").Text)
+				}
+				return strings.Join(s, "; ")
+			}
+			if f, g := jobs("fio", fr), jobs("gofio", gr); f != g {
+				t.Errorf("JSON jobs: fio %q, gofio %q", f, g)
 			}
 		})
 	}

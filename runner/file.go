@@ -45,6 +45,9 @@ type setupError struct {
 	msg   string // an explanation printed before, or ""
 	// msgOnly: fio prints only msg (allow_file_create=0).
 	msgOnly bool
+	// unreported: fio reports the job with nothing done and error 0,
+	// yet exits with status 1 (an offset or region it refuses).
+	unreported bool
 }
 
 func (e *setupError) Error() string {
@@ -107,7 +110,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		start := j.Offset
 		if j.OffsetPct > 100 && exists {
 			// fio 3.33 refuses it only for a file that exists.
-			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true, unreported: true}
 		}
 		if j.OffsetPct > 0 {
 			// offset=N%: of the file's size, aligned up to offset_align
@@ -161,7 +164,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		sizedByFile := exists && j.FileSize[1] == 0 && j.Size == 0 && j.SizePercent == 0
 		if !f.blockDev && !f.fillDev && !j.FileAppend && j.Misc.Opendir == "" {
 			if start > f.fileSize && (sizedByFile || (!exists && j.FileSize[1] > 0)) {
-				return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+				return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true, unreported: true}
 			}
 			f.ignored = sizedByFile && start == f.fileSize
 			f.past = start > f.fileSize
@@ -210,7 +213,7 @@ func rangeCheck(j *jobspec.Job, files []*jobFile) error {
 	if total >= minBS(j) || (total == 0 && j.Size > 0) {
 		return nil
 	}
-	return &setupError{errno: unix.EINVAL, fn: "io_size", msg: "fio: blocksize is larger than data set range", msgOnly: true}
+	return &setupError{errno: unix.EINVAL, fn: "io_size", msg: "fio: blocksize is larger than data set range", msgOnly: true, unreported: true}
 }
 
 func withDir(j *jobspec.Job, name string) string {

@@ -62,8 +62,9 @@ type task struct {
 	// to a mounted device).
 	skipped bool
 	// noDir: a directory above one of the job's files could not be
-	// created; as in fio the job is reported with nothing done and
-	// error 0, yet counts as failed for the exit status.
+	// created, or fio refused the job's offset or region; as in fio the
+	// job is reported with nothing done and error 0, yet counts as
+	// failed for the exit status.
 	noDir  bool
 	err    unix.Errno
 	errFn  string
@@ -310,6 +311,10 @@ func infoOr(cfg Config) io.Writer {
 
 // fail records a setup error of the task.
 func (t *task) fail(err error) {
+	if se, ok := err.(*setupError); ok && se.unreported {
+		t.errMsg, t.skipped, t.noDir = se.Error(), true, true
+		return
+	}
 	if se, ok := err.(*setupError); ok {
 		t.err, t.errFn, t.errMsg = se.errno, se.fn, se.Error()
 		return
