@@ -21,8 +21,9 @@ func TestExitWhatRepeated(t *testing.T) {
 	gofio := requireGofio(t)
 	want := "slow1 fast1 fast1 fast1 slow2 fast2 fast2 fast2 runsnever runsnever runsnever"
 	for i := range 8 {
-		// The slow jobs end by number_ios (20: at once, stopping the
-		// others as they start) or by the runtime (1000 I/Os with a
+		// The slow jobs end by number_ios (20: at once; exitall then
+		// ends the others when they wake from their rate wait, at their
+		// runtime's end, as in fio) or by the runtime (1000 I/Os with a
 		// 2 ms think time each).
 		ios := "20"
 		if i%4 == 3 {
@@ -52,6 +53,64 @@ func TestExitWhatRepeated(t *testing.T) {
 		}
 		if took > 8*time.Second {
 			t.Errorf("run %d (number_ios=%s): took %v; want at most 8 s", i, ios, took)
+		}
+	}
+}
+
+// exitwhat.fio, shrunk as above (slow1 and slow2 end after 20 I/Os, at
+// once), with and without group_reporting, under fio and gofio: the same
+// jobs reported, and each within the same bounds. fio 3.33 does not cut
+// short the rate wait of the fast jobs (300 B/s: 13.6 s between 4 KiB
+// I/Os) when exitall ends them: they sleep on to their runtime's end, so
+// each runs its 2 s; with group_reporting a group's job_runtime is the sum
+// of its members' (slow2's group: slow2, three fast2 and three runsnever,
+// about 12 s). Tolerance: a job fio runs to its runtime takes 1.5 s to
+// 3.5 s in gofio; one fio ends early (under 1.5 s) must in gofio too
+// (slow1 and slow2 take some 50 ms idle); a group is bounded by its
+// members' count times those.
+func TestExitWhatVsFio(t *testing.T) {
+	requireFio(t)
+	for _, grouped := range []bool{false, true} {
+		edits := []string{"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m",
+			"number_ios=1000", "number_ios=20"}
+		if grouped {
+			edits = append(edits, "exitall=1\n", "exitall=1\nruntime=2\n")
+		} else {
+			edits = append(edits, "group_reporting\n", "runtime=2\n")
+		}
+		text := shrink(t, example{file: "exitwhat.fio", edits: edits})
+		setup := func(dir string) { os.WriteFile(filepath.Join(dir, "job.fio"), []byte(text), 0o644) }
+		fr, gr, _, _ := run2(t, []string{"--output-format=json", "job.fio"}, setup)
+		if fr.rc != 0 || gr.rc != 0 {
+			t.Fatalf("group_reporting=%v: exit status fio %d, gofio %d\n%s", grouped, fr.rc, gr.rc, head(gr.stderr))
+		}
+		fj, gj := jsonOf(t, "fio", fr).Get("jobs").Kids, jsonOf(t, "gofio", gr).Get("jobs").Kids
+		names := func(jobs []*Node) string {
+			var s []string
+			for _, j := range jobs {
+				s = append(s, j.Get("jobname").Text)
+			}
+			return strings.Join(s, " ")
+		}
+		if f, g := names(fj), names(gj); f != g {
+			t.Errorf("group_reporting=%v: jobs reported %q; fio reports %q", grouped, g, f)
+			continue
+		}
+		for i := range fj {
+			fms, _ := strconv.Atoi(fj[i].Get("job_runtime").Text)
+			gms, _ := strconv.Atoi(gj[i].Get("job_runtime").Text)
+			// members: how many 2 s runs fio's figure holds.
+			members := (fms + 1000) / 2000
+			lo, hi := members*1500, members*3500
+			if members == 0 {
+				lo, hi = 0, 1499
+			} else if grouped {
+				hi += 1500 // the slow job's share
+			}
+			if gms < lo || gms > hi {
+				t.Errorf("group_reporting=%v: %s (job %d) ran %d ms; fio %d ms, want %d to %d ms",
+					grouped, gj[i].Get("jobname").Text, i, gms, fms, lo, hi)
+			}
 		}
 	}
 }

@@ -9,12 +9,18 @@ import (
 )
 
 // verifyJob is the job both programs run on file f. typ is a verify
-// type, optionally followed by "/" and one more option.
+// type, optionally followed by "/" and one more option; "patternhdr" is
+// verify_pattern without verify (fio's header, then the pattern).
 func verifyJob(f, typ string, extra ...string) []string {
 	typ, opt, _ := strings.Cut(typ, "/")
-	a := []string{"--name=v", "--filename=" + f, "--size=128k", "--bs=4k", "--verify=" + typ}
-	if typ == "pattern" {
-		a = append(a, "--verify_pattern=0xdeadbeef")
+	a := []string{"--name=v", "--filename=" + f, "--size=128k", "--bs=4k"}
+	switch typ {
+	case "pattern":
+		a = append(a, "--verify=pattern", "--verify_pattern=0xdeadbeef")
+	case "patternhdr":
+		a = append(a, "--verify_pattern=0xaabbcc")
+	default:
+		a = append(a, "--verify="+typ)
 	}
 	if opt != "" {
 		a = append(a, opt)
@@ -28,7 +34,7 @@ func TestVerifyCrossCheck(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	types := []string{"md5/--verify_offset=200", "crc32c/--verify_interval=512", "md5", "crc64", "crc32c", "crc32c-intel", "crc32", "crc16", "crc7", "sha1",
-		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern",
+		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash", "meta", "pattern", "patternhdr", "patternhdr/--verify_interval=1024",
 		"sha256", "sha512", "sha256/--verify_interval=512", "sha512/--verify_interval=1024"}
 	progs := []struct{ name, bin string }{{"fio", fioPath}, {"gofio", gofio}}
 	for _, typ := range types {
@@ -99,6 +105,13 @@ func TestVerifyCorruption(t *testing.T) {
 		{"async read job", "crc32c", 8192 + 100, []string{"--rw=read", "--verify_async=2"}, ""},
 		{"async continue", "crc32c", 8192 + 100, []string{"--verify_async=2", "--continue_on_error=verify"}, ""},
 		{"pattern", "pattern", 8192 + 101, nil, ""},
+		// verify_pattern without verify: fio's header, then the pattern,
+		// a bad byte of it reported from the header's end.
+		{"pattern header data", "patternhdr", 8192 + 101, nil, ""},
+		{"pattern header magic", "patternhdr", 8192, nil, ""},
+		{"pattern header interval", "patternhdr", 8192 + 1024 + 45, []string{"--verify_interval=1024"}, ""},
+		{"pattern header as pattern", "patternhdr", -1, nil, "pattern"},
+		{"pattern as pattern header", "pattern", -1, nil, "patternhdr"},
 		{"read job", "crc32c", 8192 + 100, []string{"--rw=read"}, ""},
 		{"type mismatch", "md5", -1, nil, "crc32c"},
 		// fio 3.33 fails a block on its last chunk's checksum only.
@@ -195,4 +208,43 @@ func verifyLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestVerifyPatternHeaderFile: verify_pattern without verify writes fio's
+// header (verify type 17) over the start of each block of the repeated
+// pattern. The files fio and gofio write differ only in the header's
+// write time (nanoseconds, bytes 28-31) and so its CRC (bytes 36-39).
+func TestVerifyPatternHeaderFile(t *testing.T) {
+	requireFio(t)
+	args := []string{"--name=v", "--filename=f", "--size=32k", "--bs=4k", "--rw=write",
+		"--verify_pattern=0xaabbcc", "--verify_interval=1024", "--do_verify=0"}
+	fr, gr, _, _ := run2(t, args, nil)
+	if fr.rc != 0 || gr.rc != 0 {
+		t.Fatalf("exit status fio %d, gofio %d\n%s", fr.rc, gr.rc, gr.stderr)
+	}
+	fd, err := os.ReadFile(filepath.Join(fr.dir, "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := os.ReadFile(filepath.Join(gr.dir, "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fd) != len(gd) {
+		t.Fatalf("file size: fio %d, gofio %d", len(fd), len(gd))
+	}
+	bad := 0
+	for i := range fd {
+		if k := i % 1024; (k >= 28 && k < 32) || (k >= 36 && k < 40) {
+			continue
+		}
+		if fd[i] != gd[i] {
+			if bad++; bad <= 5 {
+				t.Errorf("byte %d: fio %#02x, gofio %#02x", i, fd[i], gd[i])
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%d bytes differ in all", bad)
+	}
 }

@@ -235,7 +235,7 @@ func TestVerifyPatternOffset(t *testing.T) {
 		{[]string{"verify=pattern", "verify_pattern=%o"}, VerifyPattern, strings.Repeat("\x00", 8), []int{0}},
 		{[]string{"verify_pattern=0xff%o\"ab\"", "verify=pattern"}, VerifyPattern, "\xff" + strings.Repeat("\x00", 8) + "ab", []int{1}},
 		{[]string{"verify=crc32c", "verify_pattern=0x12%o%o"}, VerifyCRC32C, "\x12" + strings.Repeat("\x00", 16), []int{1, 9}},
-		{[]string{"verify_pattern=%o", "verify_pattern=0x12"}, VerifyPattern, "\x12", nil},
+		{[]string{"verify_pattern=%o", "verify_pattern=0x12"}, VerifyPatternHdr, "\x12", nil},
 	}
 	for _, tt := range tests {
 		s := &session{cmdline: append([]string{"name=a", "ioengine=null", "size=1m", "rw=write"}, tt.opts...)}

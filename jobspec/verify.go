@@ -29,6 +29,11 @@ const (
 	VerifyMeta
 	VerifyPattern
 	VerifyNull
+	// VerifyPatternHdr is what verify_pattern selects when verify is not
+	// given: fio 3.33 then writes its header (type 17) at the start of
+	// each block and verify_pattern after it, and checks both. It has
+	// no name of its own: verify=pattern writes the pattern alone.
+	VerifyPatternHdr
 )
 
 var verifyNames = []struct {
@@ -47,6 +52,9 @@ var verifyNames = []struct {
 
 // String is the verify choice's name ("crc32c").
 func (t VerifyType) String() string {
+	if t == VerifyPatternHdr {
+		return "pattern"
+	}
 	for _, n := range verifyNames[1:] {
 		if n.t == t && n.name != "crc32c-intel" {
 			return n.name
@@ -97,7 +105,8 @@ func setVerify(j *Job, value string) error {
 }
 
 // setVerifyPattern decodes verify_pattern (buffer_pattern's syntax); like
-// fio, a pattern without an explicit verify selects verify=pattern.
+// fio, a pattern without an explicit verify selects the pattern check,
+// with fio's header (VerifyPatternHdr).
 func setVerifyPattern(j *Job, value string) error {
 	p, offs, err := decodePatternFormat(value, true)
 	if err != nil {
@@ -105,7 +114,7 @@ func setVerifyPattern(j *Job, value string) error {
 	}
 	j.Verify.Pattern, j.Verify.PatternOffsets = p, offs
 	if !j.Verify.typeSet {
-		j.Verify.Type = VerifyPattern
+		j.Verify.Type = VerifyPatternHdr
 	}
 	return nil
 }
@@ -114,6 +123,9 @@ func setVerifyPattern(j *Job, value string) error {
 // each block (or verify_interval) for verify type t: 40 bytes and the
 // checksum; 0 for the types without a header (pattern, null, none).
 func (t VerifyType) HeaderSize() int {
+	if t == VerifyPatternHdr {
+		return 40
+	}
 	sums := [...]int{VerifyMD5: 16, VerifyCRC64: 8, VerifyCRC32C: 4, VerifyCRC32: 4, VerifyCRC16: 2,
 		VerifyCRC7: 1, VerifySHA1: 20, VerifySHA3_224: 28, VerifySHA3_256: 32, VerifySHA3_384: 48,
 		VerifySHA3_512: 64, VerifySHA256: 64, VerifySHA512: 128, VerifyXXHash: 4, VerifyMeta: 0}

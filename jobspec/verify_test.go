@@ -15,13 +15,17 @@ func TestVerifySetters(t *testing.T) {
 		{[][2]string{{"verify", "crc32c-intel"}}, VerifyCRC32C, "", ""},
 		{[][2]string{{"verify", "sha3-384"}}, VerifySHA3_384, "", ""},
 		{[][2]string{{"verify", "0"}}, VerifyNone, "", ""},
-		// verify_pattern alone selects verify=pattern; an explicit verify wins.
-		{[][2]string{{"verify_pattern", "0xdeadbeef"}}, VerifyPattern, "\xde\xad\xbe\xef", ""},
+		// verify_pattern alone selects the pattern check with fio's
+		// header; an explicit verify wins (verify=pattern: no header).
+		{[][2]string{{"verify_pattern", "0xdeadbeef"}}, VerifyPatternHdr, "\xde\xad\xbe\xef", ""},
+		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "pattern"}}, VerifyPattern, "\x12", ""},
+		{[][2]string{{"verify", "pattern"}, {"verify_pattern", "0x12"}}, VerifyPattern, "\x12", ""},
+		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "0"}}, VerifyNone, "\x12", ""},
 		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "md5"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "md5"}, {"verify_pattern", "0x12"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "sha256"}}, VerifySHA256, "", ""},
 		{[][2]string{{"verify", "SHA512"}}, VerifySHA512, "", ""},
-		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyPattern, "\xff\x00\x00\x00\x00\x00\x00\x00\x00", ""}, // %o: the block's offset
+		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyPatternHdr, "\xff\x00\x00\x00\x00\x00\x00\x00\x00", ""}, // %o: the block's offset
 		{[][2]string{{"verify", "bogus"}}, VerifyNone, "", "not a valid choice"},
 	}
 	for _, tt := range tests {

@@ -20,7 +20,8 @@ type control struct {
 	mu     sync.Mutex
 	stops  []chan struct{}
 	closed []bool
-	halted bool // start no more jobs
+	halted bool          // start no more jobs
+	sig    chan struct{} // closed by stopAll: a signal, which cuts pauses short
 	done   chan struct{}
 }
 
@@ -31,6 +32,7 @@ func newControl(tasks []*task, prog *Progress, cfg Config) *control {
 		stops:  make([]chan struct{}, len(tasks)),
 		closed: make([]bool, len(tasks)),
 		done:   make(chan struct{}),
+		sig:    make(chan struct{}),
 		index:  make(map[*task]int, len(tasks)),
 	}
 	for i, t := range tasks {
@@ -70,6 +72,9 @@ func (c *control) attach(t *task) {
 func (c *control) stopAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.halted {
+		close(c.sig)
+	}
 	c.halted = true
 	for i := range c.stops {
 		c.closeLocked(i)

@@ -156,3 +156,15 @@ type EngineInfo struct {
 	// for it.
 	NoIO bool
 }
+
+// queueInitError is an engine's failure to set up its queue (io_setup,
+// io_uring_setup). fio 3.33 reports it as the job's error, on its info
+// stream: "fio: pid=N, err=E/file:..., func=io_queue_init, error=TEXT"
+// (observed at iodepth=100000: libaio err=11, io_uring err=22).
+type queueInitError struct {
+	errno unix.Errno
+	err   error
+}
+
+func (e *queueInitError) Error() string { return e.err.Error() }
+func (e *queueInitError) Unwrap() error { return e.err }

@@ -89,8 +89,9 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 		}
 	}
 
+	// No IORING_SETUP_CLAMP: like fio 3.33, a depth over the kernel's
+	// 32768 entries fails (EINVAL) rather than running with fewer.
 	var p uringParams
-	p.Flags = uringSetupClamp
 	if e.iopoll {
 		p.Flags |= uringSetupIOPoll
 	}
@@ -107,7 +108,7 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 			return nil, fmt.Errorf("io_uring: io_uring_setup: %w (io_uring unavailable: kernel without it, "+
 				"kernel.io_uring_disabled set, or blocked by a seccomp filter)", err)
 		}
-		return nil, fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)
+		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)}
 	}
 	e.ring = ring
 	switch {

@@ -84,7 +84,7 @@ func newLibaio(cfg EngineConfig) (Engine, error) {
 
 	ctx, err := ioSetup(e.depth)
 	if err != nil {
-		return nil, fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)
+		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)}
 	}
 	e.ctx = ctx
 	e.iocbs = make([]aioIocb, len(cfg.Units))

@@ -28,6 +28,14 @@ type jobFile struct {
 	blockDev bool
 	// fillDev marks a file sized by fill_device (filldevice.go).
 	fillDev bool
+	// ignored: the job's offset is the end of the existing file it takes
+	// its size from, so its region is empty (fio: "file F may be
+	// ignored").
+	ignored bool
+	// past: the offset is past the end of the file (filesize= of an
+	// existing file); fio 3.33 then counts a region of negative length,
+	// which passes its range check and fails its cache invalidation.
+	past bool
 }
 
 // setupError is a job that failed before its I/O started. fio reports it
@@ -38,6 +46,9 @@ type setupError struct {
 	msg   string // an explanation printed before, or ""
 	// msgOnly: fio prints only msg (allow_file_create=0).
 	msgOnly bool
+	// unreported: fio reports the job with nothing done and error 0,
+	// yet exits with status 1 (an offset or region it refuses).
+	unreported bool
 }
 
 func (e *setupError) Error() string {
@@ -108,7 +119,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		start := j.Offset
 		if j.OffsetPct > 100 && exists {
 			// fio 3.33 refuses it only for a file that exists.
-			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true}
+			return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true, unreported: true}
 		}
 		if j.OffsetPct > 0 {
 			// offset=N%: of the file's size, aligned up to offset_align
@@ -155,6 +166,18 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		if f.blockDev {
 			f.fileSize = min(f.fileSize, have)
 		}
+		// Observed in fio 3.33 for a regular file: an offset past the end
+		// of the existing file that gives the job its size (no size=,
+		// no filesize=), or past filesize= of a file yet to be made,
+		// fails the job; one at that end leaves the file out.
+		sizedByFile := exists && j.FileSize[1] == 0 && j.Size == 0 && j.SizePercent == 0
+		if !f.blockDev && !f.fillDev && !j.FileAppend && j.Misc.Opendir == "" {
+			if start > f.fileSize && (sizedByFile || (!exists && j.FileSize[1] > 0)) {
+				return nil, &setupError{errno: unix.EINVAL, fn: "offset", msg: j.Name + ": you need to specify valid offset=", msgOnly: true, unreported: true}
+			}
+			f.ignored = sizedByFile && start == f.fileSize
+			f.past = start > f.fileSize
+		}
 		f.size = f.fileSize
 		if start >= f.size {
 			f.size = 0
@@ -175,7 +198,31 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			left -= f.size
 		}
 	}
+	if err := rangeCheck(j, files); err != nil {
+		return files, err
+	}
 	return files, nil
+}
+
+// rangeCheck fails a job whose I/O regions together are smaller than its
+// smallest block, as fio 3.33 does ("blocksize is larger than data set
+// range", exit status 1). With size= given, regions that are all empty
+// pass: fio then counts size= and the job does nothing.
+func rangeCheck(j *jobspec.Job, files []*jobFile) error {
+	if j.Misc.Opendir != "" || j.FileAppend {
+		return nil
+	}
+	var total uint64
+	for _, f := range files {
+		if f.blockDev || f.fillDev || f.past {
+			return nil
+		}
+		total += f.size
+	}
+	if total >= minBS(j) || (total == 0 && j.Size > 0) {
+		return nil
+	}
+	return &setupError{errno: unix.EINVAL, fn: "io_size", msg: "fio: blocksize is larger than data set range", msgOnly: true, unreported: true}
 }
 
 func withDir(j *jobspec.Job, name string) string {

@@ -39,7 +39,8 @@ type pacer struct {
 	lastThink  int64 // end of the last think (or the first I/O)
 	ignoreRate bool  // rate_ignore_thinktime
 
-	stop <-chan struct{}
+	stop <-chan struct{} // closed by a signal or exitall
+	hard <-chan struct{} // closed by a signal only; nil: stop
 }
 
 // init reads job j's rate and think-time options.
@@ -94,7 +95,7 @@ func (w *worker) waitDue(d stats.Dir) bool {
 	if !p.rated || d >= 3 || p.due[d] == 0 {
 		return true
 	}
-	return w.pauseUntil(p.due[d])
+	return w.pacePause(p.due[d])
 }
 
 // dueFirst returns d, or in a mixed job the other of read and write
@@ -138,22 +139,76 @@ func (p *pacer) notDue(now int64) bool {
 // pauseUntil sleeps until the time t, in slices short enough to notice a
 // stop or the runtime's end; false when one of them came first.
 func (w *worker) pauseUntil(t int64) bool {
+	return w.pause(t, false)
+}
+
+// pacePause is pauseUntil for a rate wait or a think time. fio 3.33 takes
+// those as a chain of sleeps and looks at exitall only between them
+// (observed: a job exitall ends mid-pause sleeps on to the end of the
+// sleep it is in, or to its runtime's end): the first sleep is the
+// pause's fraction of a second plus one second, the others two seconds
+// at most. A signal and the runtime's end still cut the pause at once.
+// The pause has no stop of its own for exitall to cut short.
+func (w *worker) pacePause(t int64) bool {
+	return w.pause(t, true)
+}
+
+func (w *worker) pause(t int64, chained bool) bool {
 	const slice = 20e6 // 20 ms
+	hard := w.gen.pace.hard
+	if !chained || hard == nil {
+		hard = w.gen.pace.stop
+	}
+	next := int64(0) // the end of the sleep in the chain, for exitall
+	if chained {
+		// The chain runs to the pause's end or the runtime's, whichever
+		// comes first (observed: a rate wait past the runtime is one
+		// chain to the runtime's end).
+		end := t
+		if w.deadline != 0 {
+			end = min(end, w.deadline)
+		}
+		now := nanotime()
+		next = now + pauseLink(end-now, true)
+	}
 	for {
 		now := nanotime()
-		if now >= t {
+		if now >= t && !chained {
 			return true
 		}
-		if stopped(w.gen.pace.stop) || (w.deadline != 0 && now >= w.deadline) {
+		if chained && (now >= next || now >= t) {
+			if stopped(w.gen.pace.stop) {
+				w.stopping = true
+				return false
+			}
+			if now >= t {
+				return true
+			}
+			next = now + pauseLink(t-now, false)
+		}
+		if stopped(hard) || (w.deadline != 0 && now >= w.deadline) {
 			w.stopping = true
 			return false
 		}
 		wait := min(t-now, slice)
+		if chained {
+			wait = min(wait, max(next-now, 1))
+		}
 		if w.deadline != 0 {
 			wait = min(wait, max(w.deadline-now, 1))
 		}
 		sleepNS(wait)
 	}
+}
+
+// pauseLink is the length of the next sleep of a chained pause with rem
+// ns left: one second plus rem's fraction of a second first, then two
+// seconds at most.
+func pauseLink(rem int64, first bool) int64 {
+	if first {
+		return min(rem, 1e9+rem%1e9)
+	}
+	return min(rem, 2e9)
 }
 
 // thinkAfter counts n I/Os (issued or completed, as side says) and takes
@@ -174,7 +229,7 @@ func (w *worker) thinkAfter(n int, issueSide bool, now int64) {
 	start := nanotime()
 	for end := start + p.spin; nanotime() < end; {
 	}
-	w.pauseUntil(start + p.think)
+	w.pacePause(start + p.think)
 	end := nanotime()
 	p.lastThink = end
 	if p.ignoreRate {

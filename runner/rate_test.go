@@ -125,3 +125,26 @@ func TestRateWaitOutsideClat(t *testing.T) {
 		t.Errorf("clat median %d ns; want well under the 50 ms rate gap", p50)
 	}
 }
+
+// pauseLink chains a long pause as fio 3.33 was seen to (strace of its
+// sleeps): one second plus the fraction first, then two seconds at most.
+func TestPauseLink(t *testing.T) {
+	const s = int64(1e9)
+	for _, c := range []struct {
+		rem   int64
+		first bool
+		want  int64
+	}{
+		{s / 2, true, s / 2},
+		{3*s/2 + 7, true, 3*s/2 + 7},
+		{10*s + s/4, true, s + s/4}, // 10.25 s: 1.25, then 2, 2, 2, 2, 1
+		{3 * s, true, s},
+		{3*s - 1, true, 2*s - 1},
+		{9 * s, false, 2 * s},
+		{s, false, s},
+	} {
+		if got := pauseLink(c.rem, c.first); got != c.want {
+			t.Errorf("pauseLink(%d, %v) = %d; want %d", c.rem, c.first, got, c.want)
+		}
+	}
+}

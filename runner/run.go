@@ -4,8 +4,10 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -60,8 +62,9 @@ type task struct {
 	// to a mounted device).
 	skipped bool
 	// noDir: a directory above one of the job's files could not be
-	// created; as in fio the job is reported with nothing done and
-	// error 0, yet counts as failed for the exit status.
+	// created, or fio refused the job's offset or region; as in fio the
+	// job is reported with nothing done and error 0, yet counts as
+	// failed for the exit status.
 	noDir  bool
 	err    unix.Errno
 	errFn  string
@@ -98,6 +101,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			continue
 		}
 		files, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
+		for _, f := range files {
+			switch {
+			case f.ignored:
+				fmt.Fprintf(infoOr(cfg), "fio: file %s may be ignored\n", f.path)
+			case f.past && t.job.Invalidate && err == nil:
+				fmt.Fprintf(infoOr(cfg), "fio: cache invalidation of %s failed: Invalid argument\n", f.path)
+			}
+		}
 		if err != nil {
 			t.fail(err)
 			continue
@@ -183,6 +194,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files)
+			var qe *queueInitError
+			if errors.As(err, &qe) {
+				t.err, t.errFn = qe.errno, "io_queue_init"
+				ts := newThreadSetup(cfg, t.job, ctl.index[t])
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errText(qe.errno))
+				continue
+			}
 			if err != nil {
 				t.fail(err)
 				fmt.Fprintln(cfg.Errors, t.errMsg)
@@ -194,6 +212,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			samplers.Add(w.smp)
 			ssm.add(t)
 			w.flow = fl.of(t.job)
+			w.gen.pace.hard = ctl.sig
 			ctl.attach(t)
 			if t.job.StartDelay == 0 {
 				gate.Add(1)
@@ -282,8 +301,20 @@ func (t *task) makeDirs() bool {
 	return true
 }
 
+// infoOr is cfg's info stream, or its error stream when it has none.
+func infoOr(cfg Config) io.Writer {
+	if cfg.Info != nil {
+		return cfg.Info
+	}
+	return cfg.Errors
+}
+
 // fail records a setup error of the task.
 func (t *task) fail(err error) {
+	if se, ok := err.(*setupError); ok && se.unreported {
+		t.errMsg, t.skipped, t.noDir = se.Error(), true, true
+		return
+	}
 	if se, ok := err.(*setupError); ok {
 		t.err, t.errFn, t.errMsg = se.errno, se.fn, se.Error()
 		return

@@ -22,6 +22,9 @@ package runner
 // with the bytes at that offset of the chunk before the write, and back
 // before the check.
 // verify=pattern writes no header: the block is verify_pattern repeated.
+// verify_pattern without verify writes the header (type 17, no checksum)
+// over the start of each chunk of the repeated pattern, and checks the
+// header and then the pattern after it (observed in fio 3.33).
 // verify=null writes nothing of its own and checks nothing.
 //
 // After the write phase of each loop the blocks are read back in the
@@ -124,6 +127,8 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 			return nil, fmt.Errorf("gofio: verify=pattern needs verify_pattern")
 		}
 	case jobspec.VerifyNull:
+	case jobspec.VerifyPatternHdr:
+		v.header, v.code = true, verifyPatternCode
 	case jobspec.VerifyMeta:
 		v.header, v.code = true, verifyMetaCode
 	default:
@@ -351,6 +356,13 @@ func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
 			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))), true
 		}
 		bad = false
+		if v.typ == jobspec.VerifyPatternHdr {
+			// As a data checksum: reported, and the block is bad when
+			// its last chunk is.
+			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, u, path, u.Offset+int64(off), le.Uint32(c[4:]))
+			msg, bad = msg+m, b
+			continue
+		}
 		if v.sum.size == 0 {
 			continue
 		}
@@ -420,18 +432,29 @@ func (v *verifier) patternAt(off int64) []byte {
 
 // checkPattern verifies a block of verify=pattern.
 func (v *verifier) checkPattern(u *IOUnit, buf []byte, path string) (string, bool) {
+	// fio 3.33 reports the block as if it had a header: the length it
+	// prints is the pattern's bytes 4-7.
+	n := uint32(len(buf))
+	if len(buf) >= 8 {
+		n = binary.LittleEndian.Uint32(buf[4:])
+	}
+	return v.checkPatternAt(buf, 0, u, path, u.Offset, n)
+}
+
+// checkPatternAt checks data, the bytes at index from of the block read
+// into u, against the block's verify_pattern repeated from the block's
+// start; at and n are the offset and length fio's report names. The
+// offset of a bad byte is reported from the start of data.
+func (v *verifier) checkPatternAt(data []byte, from int, u *IOUnit, path string, at int64, n uint32) (string, bool) {
 	p := v.patternAt(u.Offset)
-	for i := range buf {
-		if buf[i] != p[i%len(p)] {
-			// fio 3.33 reports the block as if it had a header: the
-			// length and type it prints are the pattern's bytes 4-7
-			// and 2-3.
-			n := uint32(len(buf))
-			if len(buf) >= 8 {
-				n = binary.LittleEndian.Uint32(buf[4:])
-			}
+	for i := range data {
+		want := p[(from+i)%len(p)]
+		if data[i] != want {
+			// The type fio prints on a mismatch is that of the header,
+			// or without one the pattern's bytes 2-3.
+			hdr := u.Buf[at-u.Offset:]
 			return fmt.Sprintf("fio: got pattern '%02x', wanted '%02x'. Bad bits %d\nfio: bad pattern block offset %d\npattern: verify failed at file %s offset %d, length %d (requested block: offset=%d, length=%d, flags=%x)\n",
-				buf[i], p[i%len(p)], popcount8(buf[i]^p[i%len(p)]), i, path, u.Offset, n, u.Offset, len(u.Buf), v.flags()) + v.typeMismatch(buf), true
+				data[i], want, popcount8(data[i]^want), i, path, at, n, u.Offset, len(u.Buf), v.flags()) + v.typeMismatch(hdr), true
 		}
 	}
 	return "", false

@@ -95,6 +95,10 @@ var sumSizes = func() (z [32]int) {
 // without a data checksum).
 const verifyMetaCode = 1
 
+// verifyPatternCode is the header's verify_type for verify_pattern
+// without verify (a header, then the pattern).
+const verifyPatternCode = 17
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // crc32cRaw is CRC-32C without the final inversion, as fio stores it.
