@@ -25,6 +25,14 @@ type LogOptions struct {
 	HistLogPrefix     string
 	LogHistMsec       int
 	LogHistCoarseness int
+
+	// LogCompression is log_compression: the bw, iops and latency logs
+	// are kept in memory as zlib chunks of about this many bytes of
+	// fio's binary samples (0: uncompressed). LogStoreCompressed is
+	// log_store_compressed: those logs are written as NAME.fz, zlib
+	// streams of the binary samples that --inflate-log reads.
+	LogCompression     int
+	LogStoreCompressed bool
 }
 
 func defaultLogOptions() LogOptions {

@@ -24,9 +24,12 @@ func TestLogOptions(t *testing.T) {
 		{"[a]\nwrite_hist_log=h\nlog_hist_msec=100\nlog_hist_coarseness=3\n",
 			LogOptions{PerJobLogs: true, LogEntries: 1024, WriteHistLog: true, HistLogPrefix: "h", LogHistMsec: 100, LogHistCoarseness: 3}, ""},
 		{"[a]\nlog_alternate_epoch_clock_id=99\n", defaultLogOptions(), "gofio: log_alternate_epoch_clock_id=99 is not supported yet"},
-		// Compressed logs are not implemented: a clear error.
-		{"[a]\nlog_compression=1m\n", defaultLogOptions(), "gofio: option log_compression is not supported yet"},
-		{"[a]\nlog_store_compressed=1\n", defaultLogOptions(), "gofio: option log_store_compressed is not supported yet"},
+		{"[a]\nlog_compression=10K\nlog_store_compressed=1\n",
+			LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 10240, LogStoreCompressed: true}, ""},
+		{"[a]\nlog_store_compressed=1\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogStoreCompressed: true}, ""},
+		// gofio compresses in the job's own goroutine: no CPUs to pick.
+		{"[a]\nlog_compression=1m\nlog_compression_cpus=0\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 1 << 20},
+			"gofio: option log_compression_cpus is not supported yet"},
 	}
 	for _, tt := range tests {
 		s := &session{files: []string{tt.file}}

@@ -45,6 +45,7 @@ type ioLog struct {
 	cur    []logEntry
 	next   int // size of the next chunk
 	win    [stats.NDirs]logWindow
+	zip    *logZip // log_compression: the full chunks, compressed (iologz.go)
 }
 
 // logWindow is one direction's log_avg_msec window of a latency log.
@@ -62,10 +63,16 @@ func newIOLog(suffix string, entries int) *ioLog {
 	return l
 }
 
-// add appends e; it allocates only when the current chunk is full.
+// add appends e; it allocates only when the current chunk is full. With
+// log_compression a full chunk is compressed, and the chunk reused.
 func (l *ioLog) add(e logEntry) {
 	if len(l.cur) == cap(l.cur) {
-		l.grow()
+		if l.zip != nil {
+			l.zip.compress(l.cur)
+			l.cur = l.cur[:0]
+		} else {
+			l.grow()
+		}
 	}
 	l.cur = append(l.cur, e)
 }
@@ -81,6 +88,9 @@ func (l *ioLog) grow() {
 
 // entries calls f with every entry in order.
 func (l *ioLog) entries(f func(e *logEntry)) {
+	if l.zip != nil {
+		l.zip.entries(f)
+	}
 	for _, c := range l.chunks {
 		for i := range c {
 			f(&c[i])
@@ -91,7 +101,7 @@ func (l *ioLog) entries(f func(e *logEntry)) {
 	}
 }
 
-// len returns the number of entries.
+// len returns the number of entries not compressed.
 func (l *ioLog) len() int {
 	n := len(l.cur)
 	for _, c := range l.chunks {
@@ -205,6 +215,13 @@ func newJobLogs(j *jobspec.Job) *jobLogs {
 		}
 		if !j.DisableLat {
 			l.lat = newIOLog("lat", j.LogEntries)
+		}
+	}
+	if j.LogCompression > 0 {
+		for _, log := range []*ioLog{l.bw, l.iops, l.slat, l.clat, l.lat} {
+			if log != nil {
+				log.setCompression(j.LogCompression, j.LogOffset)
+			}
 		}
 	}
 	l.prio = ioprio(j)

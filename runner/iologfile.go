@@ -67,7 +67,11 @@ func (w *worker) writeLogs(num int, errs io.Writer) {
 			prefix = l.name
 		}
 		name := logFileName(prefix, g.log.suffix, num, l.opts.PerJobLogs)
-		if err := l.writeFile(name, g.log, w.epoch); err != nil {
+		write := l.writeFile
+		if l.opts.LogStoreCompressed {
+			write = l.writeFileCompressed // iologz.go
+		}
+		if err := write(name, g.log, w.epoch); err != nil {
 			fmt.Fprintln(errs, err)
 		}
 	}

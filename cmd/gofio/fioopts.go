@@ -25,7 +25,7 @@ var implemented = map[string]bool{
 	"debug":               true, // "?" and unknown classes; real classes are refused
 	"parse-only":          true,
 	"section":             true,
-	"inflate-log":         false,
+	"inflate-log":         true,
 	"alloc-size":          true,
 	"profile":             true, // with --cmdhelp; running a profile is refused
 	"warnings-fatal":      true,

@@ -107,6 +107,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 		s.terseVersion = v
+	case "inflate-log":
+		return true, inflateLog(o.Value, stdout, stderr)
 	case "latency-log":
 		fmt.Fprintln(stderr, "fio: --latency-log is deprecated. Use per-job latency log options.")
 		return true, 1
