@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/parser"
 )
 
@@ -193,6 +194,9 @@ func (b *Builder) engineNotLoadable(engine string, job bool) error {
 // the option at its default).
 func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) bool {
 	r := reader{job: j, dry: b.cfg.DryRun, readOnly: b.cfg.ReadOnly}
+	if debuglog.On(debuglog.Parse) {
+		debugOption(def, o.Value, o.HasValue, r.kbBase())
+	}
 	ok := r.read(def, o.Value, o.HasValue)
 	b.print(r.notes)
 	if !ok {
