@@ -208,7 +208,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
-			w.dbg = debuglog.ForJob(ctl.index[t])
+			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)

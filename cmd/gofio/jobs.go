@@ -54,7 +54,6 @@ func (s *settings) applyParse(o parser.Option, stdout, stderr io.Writer) (done b
 			fmt.Fprintln(stdout, debuglog.HelpLine())
 			return true, 0, true
 		}
-		debuglog.SetOutput(stdout)
 		debuglog.Set(o.Value, stdout, stderr)
 	case "idle-prof":
 		switch o.Value {
@@ -114,6 +113,12 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		cfg.Info = nil
 		if !s.formats.normal && !cfg.DryRun {
 			cfg.Info = stderr
+		}
+		// --debug's lines go with the other informational lines.
+		if cfg.Info != nil {
+			debuglog.SetOutput(cfg.Info)
+		} else {
+			debuglog.SetOutput(stdout)
 		}
 	}
 	b := jobspec.NewBuilder(cfg)

@@ -87,17 +87,22 @@ func Enabled() Mask { return Mask(mask.Load()) }
 
 // ForJob returns the classes enabled for the lines a job's thread prints:
 // none when --debug named another job with job:N (N counts jobs from 0,
-// in the order fio adds them).
-func ForJob(index int) Mask {
-	if n := jobNo.Load(); n >= 0 && int64(index) != n {
+// in the order fio adds them). As in fio 3.33, job:N selects among jobs
+// run as processes: a thread=1 job's lines are all printed (observed).
+func ForJob(index int, thread bool) Mask {
+	if n := jobNo.Load(); n >= 0 && int64(index) != n && !thread {
 		return 0
 	}
 	return Mask(mask.Load())
 }
 
-// SetOutput sets where the lines go (stdout until then). w need not be
-// safe for concurrent use: Printf serializes its writes.
+// SetOutput sets where the lines go (stdout until then; nil: stdout
+// again). w need not be safe for concurrent use: Printf serializes its
+// writes.
 func SetOutput(w io.Writer) {
+	if w == nil {
+		w = os.Stdout
+	}
 	mu.Lock()
 	out = w
 	mu.Unlock()
