@@ -132,9 +132,11 @@ func TestDebugJobVsFio(t *testing.T) {
 		{"io,file,job:1", "--thread --name=a --size=8k --name=b --size=8k --rw=write"},
 	} {
 		fioDir, goDir := t.TempDir(), t.TempDir()
-		args := append([]string{"--debug=" + tt.debug, "--ioengine=psync"}, strings.Fields(tt.jobs)...)
-		wantOut, _ := runFio(t, fioDir, append(args, "--directory="+fioDir)...)
-		status, out, errs := gofio(t, append(args, "--directory="+goDir)...)
+		// --directory before the jobs, for all of them.
+		args := []string{"--debug=" + tt.debug, "--ioengine=psync"}
+		jobs := strings.Fields(tt.jobs)
+		wantOut, _ := runFio(t, fioDir, slices.Concat(args, []string{"--directory=" + fioDir}, jobs)...)
+		status, out, errs := gofio(t, slices.Concat(args, []string{"--directory=" + goDir}, jobs)...)
 		if status != 0 {
 			t.Fatalf("gofio %v = %d, %q", args, status, errs)
 		}
