@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/parser"
 )
 
 // This file prints the lines of --debug=parse, as fio 3.33 prints them
@@ -122,5 +123,16 @@ func debugSteadyState(criterion, limit string, kbBase int) {
 	default:
 		v, _ := parseSize(limit, kbBase)
 		debuglog.Printf(debuglog.Parse, debuglog.Pid, "set steady state BW threshold to %d", v.N)
+	}
+}
+
+// debugSection prints fio's --debug=parse lines for a job-file section
+// before its options are handled: its header, and each line as written.
+func debugSection(sec parser.Section) {
+	pid := debuglog.Pid
+	debuglog.Printf(debuglog.Parse, pid, "[%s]", sec.Name)
+	debuglog.Printf(debuglog.Parse, pid, "Parsing section [%s]", sec.Name)
+	for i := range sec.NumOptions() {
+		debuglog.Printf(debuglog.Parse, pid, "%s", sec.Option(i).Raw)
 	}
 }

@@ -36,6 +36,9 @@ type applied struct {
 // hold millions of options: they are read in place (sec.Option), never
 // copied.
 func (b *Builder) section(j *Job, sec parser.Section) error {
+	if debuglog.On(debuglog.Parse) {
+		debugSection(sec)
+	}
 	for _, n := range sec.Notes {
 		b.errln(n)
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -162,5 +164,31 @@ func TestDebugJobVsFio(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("gofio %v:\n got %q\nwant %q", args, got, want)
 		}
+	}
+}
+
+// TestDebugJobFileVsFio compares the --debug=parse lines of a job file:
+// the file's and each section's "Parsing" line, then its options as
+// TestDebugParseVsFio compares them.
+func TestDebugJobFileVsFio(t *testing.T) {
+	dir := t.TempDir()
+	job := filepath.Join(dir, "j.fio")
+	if err := os.WriteFile(job, []byte("[global]\nioengine=null\nbs=8k\n[x]\nsize=1m\nss=iops:5%\n[y]\nrw=randwrite\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keep := func(msg string) bool {
+		for _, p := range []string{"Parsing ", "handle_option=", "__handle_option=", "  ret=", "set steady state"} {
+			if strings.HasPrefix(msg, p) {
+				return true
+			}
+		}
+		return false
+	}
+	args := []string{"--parse-only", "--debug=parse", job}
+	wantOut, _ := runFio(t, dir, args...)
+	status, out, errs := gofio(t, args...)
+	got, want := debugLines(t, out, "parse", keep), debugLines(t, wantOut, "parse", keep)
+	if status != 0 || errs != "" || !slices.Equal(got, want) {
+		t.Errorf("gofio %v = %d, %q\n got %q\nwant %q", args, status, errs, got, want)
 	}
 }

@@ -161,6 +161,9 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	}
 
 	for i, name := range cl.JobFiles {
+		if debuglog.On(debuglog.Parse) {
+			debuglog.Printf(debuglog.Parse, debuglog.Pid, "Parsing ini file %s", name)
+		}
 		pc := parser.Config{Env: os.LookupEnv, Open: s.openJob}
 		if i == 0 {
 			pc.Sections = s.parse.sections
