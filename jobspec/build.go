@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/parser"
 )
 
@@ -152,6 +153,9 @@ func (b *Builder) CmdlineOption(o parser.Option) error {
 	if o.Name == "name" {
 		if err := b.endCmdlineJob(); err != nil {
 			return err
+		}
+		if debuglog.On(debuglog.Parse) {
+			debugOption(byName["name"], o.Value, o.HasValue, 1024)
 		}
 		if strings.HasPrefix(o.Value, "global") {
 			b.globalArgs = append(b.globalArgs, "--name="+o.Value+" ")

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/gofio/gofio/internal/debuglog"
 )
 
 // A handler holds the checks fio makes for one option beyond what its
@@ -199,6 +201,9 @@ func checkSteadyState(r *reader, o *Option, value string, c Choice) bool {
 	if !has {
 		r.errf("fio: steadystate threshold must be specified in addition to criterion")
 		return false
+	}
+	if debuglog.On(debuglog.Parse) {
+		debugSteadyState(c.Word, limit, r.kbBase())
 	}
 	what := "IOPS"
 	if strings.HasPrefix(c.Word, "bw") {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/parser"
 )
 
@@ -35,6 +36,9 @@ type applied struct {
 // hold millions of options: they are read in place (sec.Option), never
 // copied.
 func (b *Builder) section(j *Job, sec parser.Section) error {
+	if debuglog.On(debuglog.Parse) {
+		debugSection(sec)
+	}
 	for _, n := range sec.Notes {
 		b.errln(n)
 	}
@@ -193,6 +197,9 @@ func (b *Builder) engineNotLoadable(engine string, job bool) error {
 // the option at its default).
 func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) bool {
 	r := reader{job: j, dry: b.cfg.DryRun, readOnly: b.cfg.ReadOnly}
+	if debuglog.On(debuglog.Parse) {
+		debugOption(def, o.Value, o.HasValue, r.kbBase())
+	}
 	ok := r.read(def, o.Value, o.HasValue)
 	b.print(r.notes)
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -132,6 +133,9 @@ func (c *control) finished(t *task) {
 		c.prog.setState(i, StateFailed)
 	} else {
 		c.prog.setState(i, StateDone)
+	}
+	if w.dbg.On(debuglog.Process) {
+		w.debugRunstate("FINISHING", "EXITED")
 	}
 	j := t.job
 	if !j.ExitAll && !(j.ExitAllOnError && w.err != 0) {

@@ -39,6 +39,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -427,6 +428,9 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	}
 	f := w.files[fi]
 	start := nanotime()
+	if w.dbg.On(debuglog.File) {
+		w.dprintf(debuglog.File, "fd open %s", f.path)
+	}
 	if !w.info.NoFiles {
 		if err := f.open(w.job, w.writes, w.opener, fi); err != nil {
 			w.setupFailed(err)
@@ -471,6 +475,9 @@ func (w *worker) closeFile(fi int) {
 	f := w.files[fi]
 	if w.job.FsyncOnClose && w.writes && f.fd >= 0 {
 		unix.Fsync(f.fd)
+	}
+	if w.dbg.On(debuglog.File) {
+		w.dprintf(debuglog.File, "fd close %s", f.path)
 	}
 	if !w.info.NoFiles {
 		f.closeWith(w.opener, fi)
@@ -794,6 +801,9 @@ func (w *worker) syncFileRange(u *IOUnit) {
 // queue hands u to the engine; sync_file_range units the worker does
 // itself.
 func (w *worker) queue(u *IOUnit) Status {
+	if w.dbg.On(debuglog.IO) {
+		w.debugIO("queue", u)
+	}
 	if u.Op == OpSyncFileRange {
 		w.syncFileRange(u)
 		return Completed

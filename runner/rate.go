@@ -16,6 +16,7 @@ package runner
 import (
 	"math"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -38,6 +39,9 @@ type pacer struct {
 	count      int   // I/Os since the last think
 	lastThink  int64 // end of the last think (or the first I/O)
 	ignoreRate bool  // rate_ignore_thinktime
+
+	dbg debuglog.Mask // --debug=rate lines (debug.go)
+	tid int
 
 	stop <-chan struct{} // closed by a signal or exitall
 	hard <-chan struct{} // closed by a signal only; nil: stop
@@ -81,6 +85,10 @@ func (p *pacer) issued(d stats.Dir, n uint64, now int64) {
 	}
 	if p.poisson {
 		gap *= -math.Log(uniformPos(&p.rng))
+		if p.dbg.On(debuglog.Rate) {
+			// fio's line gives the rate this gap stands for.
+			debuglog.Printf(debuglog.Rate, p.tid, "poisson rate iops=%d, ddir=%d", int64(1e9/gap), int(d))
+		}
 	}
 	if p.due[d] == 0 {
 		p.due[d] = now

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
@@ -207,6 +208,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
+			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)
@@ -217,6 +219,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if t.job.StartDelay == 0 {
 				gate.Add(1)
 				w.gate = gate
+			}
+			if debuglog.On(debuglog.Process) {
+				debugCreate(t.job)
 			}
 			wg.Add(1)
 			go func() {

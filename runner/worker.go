@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -80,7 +81,8 @@ type worker struct {
 	err     unix.Errno
 	errFunc string
 	tid     int
-	ts      threadSetup // affinity, priorities, exec_prerun/postrun (thread.go)
+	dbg     debuglog.Mask // --debug classes for this job's lines (debug.go)
+	ts      threadSetup   // affinity, priorities, exec_prerun/postrun (thread.go)
 
 	prog  workerProgress // live view: status line, live reports
 	ioerr ioErrors       // error reporting, continue_on_error
@@ -250,6 +252,9 @@ func (w *worker) run(stop <-chan struct{}) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	w.tid = unix.Gettid()
+	if w.dbg != 0 {
+		w.debugStart()
+	}
 	defer w.threadEnd()
 	if !w.threadStart() {
 		w.passGate(false)
@@ -271,6 +276,9 @@ func (w *worker) run(stop <-chan struct{}) {
 	unix.Getrusage(unix.RUSAGE_THREAD, &w.ru0)
 	w.epoch = nanotime()
 	w.ramping = w.ramp > 0
+	if w.dbg.On(debuglog.Process) {
+		w.debugRunning()
+	}
 	if !w.ramping {
 		w.startMeasuring(w.epoch)
 	}
@@ -317,6 +325,9 @@ func (w *worker) run(stop <-chan struct{}) {
 		w.unlinkFiles()
 	}
 	w.smp.Stop()
+	if w.dbg.On(debuglog.Process) {
+		w.debugRunstate("RUNNING", "FINISHING")
+	}
 	end := nanotime()
 	var ru1 unix.Rusage
 	unix.Getrusage(unix.RUSAGE_THREAD, &ru1)
@@ -696,6 +707,9 @@ func (w *worker) countIssued(u *IOUnit) {
 // latencies only when acct is set (past the ramp time when the batch it
 // came in was reaped).
 func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
+	if w.dbg.On(debuglog.IO) {
+		w.debugIO("complete", u)
+	}
 	if u.Err != 0 || (u.Result == 0 && u.Op.IsData() && len(u.Buf) > 0) {
 		w.ioFailed(u)
 		return

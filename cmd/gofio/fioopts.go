@@ -22,7 +22,7 @@ var implemented = map[string]bool{
 	"eta":                 true,
 	"eta-interval":        true,
 	"eta-newline":         true,
-	"debug":               true, // "?" and unknown classes; real classes are refused
+	"debug":               true,
 	"parse-only":          true,
 	"section":             true,
 	"inflate-log":         true,

@@ -27,7 +27,7 @@ func TestServerJobLineError(t *testing.T) {
 		{[]string{"fio", "--eta=never", "--output-format", "bogus"}, "fio: invalid output format bogus\nfio: failed parsing output-format\n", "", false, []string{"--eta=never"}},
 		{[]string{"fio", "--terse-version=9", "--eta=never"}, "fio: bad terse version format\n", "", true, nil},
 		{[]string{"fio", "--terse-version=9", "--foo"}, "fio: bad terse version format\n", "", true, nil},
-		{[]string{"fio", "--debug=io"}, "gofio: option --debug=io is not supported yet (gofio has no debug log)\n", "", true, nil},
+		{[]string{"fio", "--debug=io"}, "", "", false, []string{"--debug=io"}},
 	}
 	for _, c := range cases {
 		var text, log strings.Builder

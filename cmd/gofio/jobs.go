@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
 	"github.com/gofio/gofio/runner"
@@ -20,10 +21,6 @@ type parseSettings struct {
 	sections []string // --section values
 	profile  string   // --profile
 }
-
-// debugClasses are fio's --debug classes, in the order --debug=? lists
-// them.
-var debugClasses = []string{"process", "file", "io", "mem", "blktrace", "verify", "random", "parse", "diskutil", "job", "mutex", "profile", "time", "net", "rate", "compress", "steadystate", "helperthread", "zbd", "all"}
 
 // crcNames are the checksums --crctest knows.
 var crcNames = []string{"md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash", "murmur3", "jhash", "fnv", "sha3-224", "sha3-256", "sha3-384", "sha3-512"}
@@ -53,18 +50,11 @@ func (s *settings) applyParse(o parser.Option, stdout, stderr io.Writer) (done b
 		}
 		p.profile = o.Value
 	case "debug":
-		for _, c := range strings.Split(o.Value, ",") {
-			switch {
-			case c == "?" || c == "help":
-				fmt.Fprintf(stdout, "fio: dumping debug options:%s\n", strings.Join(debugClasses, ","))
-				return true, 0, true
-			case slices.Contains(debugClasses, c) || strings.HasPrefix(c, "job:"):
-				fmt.Fprintf(stderr, "gofio: option --debug=%s is not supported yet (gofio has no debug log)\n", c)
-				return true, 1, true
-			default:
-				fmt.Fprintf(stderr, "fio: debug mask %s not found\n", c)
-			}
+		if debuglog.IsHelp(o.Value) {
+			fmt.Fprintln(stdout, debuglog.HelpLine())
+			return true, 0, true
 		}
+		debuglog.Set(o.Value, stdout, stderr)
 	case "idle-prof":
 		switch o.Value {
 		case "system", "percpu", "calibrate":
@@ -124,6 +114,12 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		if !s.formats.normal && !cfg.DryRun {
 			cfg.Info = stderr
 		}
+		// --debug's lines go with the other informational lines.
+		if cfg.Info != nil {
+			debuglog.SetOutput(cfg.Info)
+		} else {
+			debuglog.SetOutput(stdout)
+		}
 	}
 	b := jobspec.NewBuilder(cfg)
 
@@ -165,6 +161,9 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	}
 
 	for i, name := range cl.JobFiles {
+		if debuglog.On(debuglog.Parse) {
+			debuglog.Printf(debuglog.Parse, debuglog.Pid, "Parsing ini file %s", name)
+		}
 		pc := parser.Config{Env: os.LookupEnv, Open: s.openJob}
 		if i == 0 {
 			pc.Sections = s.parse.sections

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/parser"
@@ -69,6 +70,7 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	debuglog.Reset() // the classes of --debug, once per life
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
@@ -126,6 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		procInfo, procErrs = io.Discard, stderr
 	}
 
+	debuglog.SetOutput(msgs) // --debug's lines, from here on
 	intr := watchInterrupts(sigs, msgs, stderr, os.Exit)
 
 	prog := runner.NewProgress(plan)

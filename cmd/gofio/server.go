@@ -104,8 +104,8 @@ func (b *serverBackend) JobLine(ctx context.Context, argv []string, errs io.Writ
 	bad, end := -1, 0 // the refused option's arguments: argv[bad:end]
 	for _, o := range cl.Fio {
 		i := o.Pos.Line - 1
-		if i < 0 || i >= len(argv) {
-			continue
+		if i < 0 || i >= len(argv) || o.Name == "debug" {
+			continue // --debug is never refused, and setting it here would leak into the server
 		}
 		s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
 		var msg strings.Builder
