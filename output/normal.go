@@ -158,12 +158,10 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 		prioName, prioPct = "lat", true
 	}
 	var prioN uint64
-	if len(st.Prios) > 1 {
-		for k := range st.Prios {
-			p := &st.Prios[k]
-			prioN += p.Lat.N
-			writeLatLine(b, prioName+" prio "+strconv.Itoa(p.Class())+"/"+strconv.Itoa(p.Level()), &p.Lat)
-		}
+	prios := st.ReportedPrios()
+	for _, p := range prios {
+		prioN += p.Lat.N
+		writeLatLine(b, prioName+" prio "+strconv.Itoa(p.Class())+"/"+strconv.Itoa(p.Level()), &p.Lat)
 	}
 	list, prec := r.percentileList()
 	if r.SlatPercentiles {
@@ -176,8 +174,7 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 		writePercentiles(b, "lat", percentiles(&st.Lat, &st.LatHist, list), list, prec)
 	}
 	if prioPct && prioN > 0 {
-		for k := range st.Prios {
-			p := &st.Prios[k]
+		for _, p := range prios {
 			name := prioName + " prio " + strconv.Itoa(p.Class()) + "/" + strconv.Itoa(p.Level()) +
 				" (" + fmtF(100*float64(p.Lat.N)/float64(prioN), 2) + "% of IOs)"
 			writePercentiles(b, name, percentiles(&p.Lat, &p.Hist, list), list, prec)

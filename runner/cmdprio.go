@@ -40,11 +40,33 @@ type cmdPrio struct {
 	rng uint64
 }
 
-// prioStater is implemented by engines that give I/Os priorities of their
-// own; PrioStats reports whether they do for this job, so that the runner
-// keeps per-priority statistics.
+// prioStater is implemented by engines that may give I/Os priorities of
+// their own. Prios returns, for reads and writes, the ioprio values they
+// give in the order they are configured, or ok false when they give none
+// for this job; the runner then keeps per-priority statistics.
 type prioStater interface {
-	PrioStats() bool
+	Prios() (prios [2][]uint16, ok bool)
+}
+
+// prios returns c's ioprio values per direction, in configuration order.
+func (c *cmdPrio) prios() (out [2][]uint16, ok bool) {
+	if c == nil {
+		return out, false
+	}
+	for d := range 2 {
+		if c.split[d] == nil {
+			if c.pct[d] > 0 {
+				out[d] = []uint16{c.ioprio[d]}
+			}
+			continue
+		}
+		for _, sp := range c.split[d] {
+			if sp.pct > 0 {
+				out[d] = append(out[d], sp.ioprio)
+			}
+		}
+	}
+	return out, true
 }
 
 // isCmdPrioOption reports whether name is one of the cmdprio options.
@@ -100,7 +122,7 @@ func newCmdPrio(engine string, opts map[string]string, seed uint64) (*cmdPrio, e
 		}
 	}
 	if split && (c.pct[0] != 0 || c.pct[1] != 0) {
-		return nil, fmt.Errorf("%s: cmdprio_percentage and cmdprio_bssplit are mutually exclusive", engine)
+		return nil, fmt.Errorf("cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine %s init failed.", engine)
 	}
 	if !split && c.pct[0] == 0 && c.pct[1] == 0 {
 		return nil, nil

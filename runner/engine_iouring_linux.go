@@ -248,9 +248,8 @@ func (e *uringEngine) Queue(u *IOUnit) Status {
 	return Queued
 }
 
-// PrioStats reports whether the job's I/Os get priorities of their own
-// (cmdprio options).
-func (e *uringEngine) PrioStats() bool { return e.prio != nil }
+// Prios returns the I/O priorities the cmdprio options give (prioStater).
+func (e *uringEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
 
 // waitSQ waits for a free SQ slot and reports whether there is one. With
 // fewer units held than SQ slots, a full SQ only happens with SQPOLL: the

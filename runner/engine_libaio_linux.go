@@ -151,9 +151,8 @@ func (e *laioEngine) Queue(u *IOUnit) Status {
 	return Queued
 }
 
-// PrioStats reports whether the job's I/Os get priorities of their own
-// (cmdprio options).
-func (e *laioEngine) PrioStats() bool { return e.prio != nil }
+// Prios returns the I/O priorities the cmdprio options give (prioStater).
+func (e *laioEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
 
 // setIocbPrio puts ioprio value p in cb: aio_reqprio, flagged by
 // IOCB_FLAG_IOPRIO so that the kernel reads it (0 leaves both clear).

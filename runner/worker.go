@@ -160,8 +160,13 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, err
 	}
 	w.thinker, _ = eng.(Thinker)
-	if ps, ok := eng.(prioStater); ok && ps.PrioStats() {
-		w.prioStats, w.prioLat, w.prio = true, j.LatPercentiles && w.lat, ioprio(j)
+	if ps, ok := eng.(prioStater); ok {
+		if prios, on := ps.Prios(); on {
+			w.prioStats, w.prioLat, w.prio = true, j.LatPercentiles && w.lat, ioprio(j)
+			for d, list := range prios {
+				w.st.DeclarePrios(stats.Dir(d), append([]uint16{w.prio}, list...)...)
+			}
+		}
 	}
 
 	w.rng.seed(j.RandSeed)

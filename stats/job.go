@@ -31,7 +31,7 @@ type DirStats struct {
 	// gives I/Os priorities of their own (cmdprio options): completion
 	// latency, or total latency with lat_percentiles, as fio's manual
 	// says for cmdprio_percentage. Reports show them when there are two
-	// or more.
+	// or more with samples.
 	Prios []PrioStat
 }
 
@@ -48,19 +48,40 @@ func (p *PrioStat) Class() int { return int(p.IOPrio >> 13) }
 // Level is the priority level of p within its class.
 func (p *PrioStat) Level() int { return int(p.IOPrio & 0x1fff) }
 
-// prio returns d's entry for ioprio, adding it in ioprio order if new.
+// prio returns d's entry for ioprio, appending it if new.
 func (d *DirStats) prio(ioprio uint16) *PrioStat {
-	i := 0
-	for ; i < len(d.Prios); i++ {
+	for i := range d.Prios {
 		if d.Prios[i].IOPrio == ioprio {
 			return &d.Prios[i]
 		}
-		if d.Prios[i].IOPrio > ioprio {
-			break
+	}
+	d.Prios = append(d.Prios, PrioStat{IOPrio: ioprio})
+	return &d.Prios[len(d.Prios)-1]
+}
+
+// DeclarePrios adds empty entries for the priorities of direction d, in
+// order, ahead of any sample: fio 3.33 lists a job's priorities in the
+// order they are configured (the job's own first), not as they occur.
+func (j *Job) DeclarePrios(d Dir, ioprios ...uint16) {
+	for _, p := range ioprios {
+		j.Dir[d].prio(p)
+	}
+}
+
+// ReportedPrios returns the entries of d that have samples when there
+// are at least two of them, as fio reports per-priority latencies, else
+// nil.
+func (d *DirStats) ReportedPrios() []*PrioStat {
+	var out []*PrioStat
+	for i := range d.Prios {
+		if d.Prios[i].Lat.N > 0 {
+			out = append(out, &d.Prios[i])
 		}
 	}
-	d.Prios = slices.Insert(d.Prios, i, PrioStat{IOPrio: ioprio})
-	return &d.Prios[i]
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 // AddPrio records latency ns of an I/O of priority ioprio in direction
