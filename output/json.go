@@ -180,6 +180,24 @@ func writeJSONDir(j *jsonWriter, r *jobRep, d dirRep, agg uint64, list []float64
 	writeJSONLat(j, "slat_ns", &st.Slat, &st.SlatHist, r.SlatPercentiles, list, plus)
 	writeJSONLat(j, "clat_ns", &st.Clat, &st.ClatHist, r.ClatPercentiles, list, plus)
 	writeJSONLat(j, "lat_ns", &st.Lat, &st.LatHist, r.LatPercentiles, list, plus)
+	if prios := st.ReportedPrios(); prios != nil {
+		// Per-priority latencies (cmdprio options), as fio 3.33 writes
+		// them: total latency with lat_percentiles, else completion
+		// latency, each entry laid out as the combined object.
+		key, pct := "clat_ns", r.ClatPercentiles
+		if r.LatPercentiles {
+			key, pct = "lat_ns", true
+		}
+		j.array("prios")
+		for _, p := range prios {
+			j.element()
+			j.int("prioclass", int64(p.Class()))
+			j.int("prio", int64(p.Level()))
+			writeJSONLat(j, key, &p.Lat, &p.Hist, pct, list, plus)
+			j.close('}')
+		}
+		j.close(']')
+	}
 	j.uint("bw_min", st.BW.Min)
 	j.uint("bw_max", st.BW.Max)
 	share := 0.0

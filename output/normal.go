@@ -149,6 +149,20 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 	writeLatLine(b, "slat", &st.Slat)
 	writeLatLine(b, "clat", &st.Clat)
 	writeLatLine(b, " lat", &st.Lat)
+	// Per-priority latencies (cmdprio options), as fio 3.33 prints them:
+	// total latency with lat_percentiles, else completion latency; their
+	// summary lines follow the combined ones, their percentile blocks the
+	// combined blocks.
+	prioName, prioPct := "clat", r.ClatPercentiles
+	if r.LatPercentiles {
+		prioName, prioPct = "lat", true
+	}
+	var prioN uint64
+	prios := st.ReportedPrios()
+	for _, p := range prios {
+		prioN += p.Lat.N
+		writeLatLine(b, prioName+" prio "+strconv.Itoa(p.Class())+"/"+strconv.Itoa(p.Level()), &p.Lat)
+	}
 	list, prec := r.percentileList()
 	if r.SlatPercentiles {
 		writePercentiles(b, "slat", percentiles(&st.Slat, &st.SlatHist, list), list, prec)
@@ -158,6 +172,13 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 	}
 	if r.LatPercentiles {
 		writePercentiles(b, "lat", percentiles(&st.Lat, &st.LatHist, list), list, prec)
+	}
+	if prioPct && prioN > 0 {
+		for _, p := range prios {
+			name := prioName + " prio " + strconv.Itoa(p.Class()) + "/" + strconv.Itoa(p.Level()) +
+				" (" + fmtF(100*float64(p.Lat.N)/float64(prioN), 2) + "% of IOs)"
+			writePercentiles(b, name, percentiles(&p.Lat, &p.Hist, list), list, prec)
+		}
 	}
 	if st.BW.N > 0 {
 		kb := kbBase(r.KBBase)

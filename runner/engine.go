@@ -34,6 +34,10 @@ type IOUnit struct {
 	File   int   // index of the file in the job's file list
 	Offset int64 // file offset in bytes
 	Buf    []byte
+	// Prio is the ioprio value an engine gave the I/O (cmdprio options),
+	// 0 when it runs at the job's own priority; the engine sets it in
+	// Queue.
+	Prio uint16
 
 	// Set by the engine when the I/O completes: Result is the number of
 	// bytes transferred, Err the error (0 for success).

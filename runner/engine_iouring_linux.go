@@ -41,6 +41,7 @@ type uringEngine struct {
 	iovecs     []unix.Iovec // per unit, when vectored
 	bufBase    []uintptr    // registered buffer start per unit (fixed)
 	bufLen     []int        // registered buffer length per unit (fixed)
+	prio       *cmdPrio     // cmdprio options, nil without them
 }
 
 // newIOUring builds an io_uring engine for one job.
@@ -72,17 +73,25 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 			if b {
 				e.rwFlags |= unix.RWF_NOWAIT
 			}
-		case "registerfiles", "uncached", "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit":
+		case "registerfiles", "uncached":
 			if !asyncOptIsDefault(val) {
 				return nil, fmt.Errorf("io_uring: option %s is not supported yet", name)
 			}
 		default:
+			if isCmdPrioOption(name) {
+				continue
+			}
 			return nil, fmt.Errorf("io_uring: option %s is not supported", name)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+	prio, err := newCmdPrio("io_uring", cfg.Options, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	e.prio = prio
 	for i, u := range cfg.Units {
 		if u == nil || u.Index != i {
 			return nil, fmt.Errorf("io_uring: unit %d has index mismatch", i)
@@ -170,6 +179,7 @@ func (e *uringEngine) registerBuffers() error {
 // (BLKDISCARD), as fio does for its asynchronous engines.
 func (e *uringEngine) Queue(u *IOUnit) Status {
 	var opcode uint8
+	u.Prio = 0
 	switch u.Op {
 	case OpTrim:
 		asyncTrim(u)
@@ -198,6 +208,8 @@ func (e *uringEngine) Queue(u *IOUnit) Status {
 		addr := uintptr(unsafe.Pointer(unsafe.SliceData(u.Buf)))
 		sqe.Off = uint64(u.Offset)
 		sqe.OpFlags = e.rwFlags
+		u.Prio = e.prio.pick(u)
+		sqe.IOPrio = u.Prio
 		switch {
 		case e.fixed && e.bufLen[u.Index] > 0 && addr >= e.bufBase[u.Index] && addr+uintptr(len(u.Buf)) <= e.bufBase[u.Index]+uintptr(e.bufLen[u.Index]):
 			sqe.Opcode = uringOpReadFixed
@@ -235,6 +247,9 @@ func (e *uringEngine) Queue(u *IOUnit) Status {
 	e.pending++
 	return Queued
 }
+
+// Prios returns the I/O priorities the cmdprio options give (prioStater).
+func (e *uringEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
 
 // waitSQ waits for a free SQ slot and reports whether there is one. With
 // fewer units held than SQ slots, a full SQ only happens with SQPOLL: the

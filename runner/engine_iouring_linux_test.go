@@ -173,7 +173,8 @@ func TestIOUringRejectedOptions(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"registerfiles": "1"}, "io_uring: option registerfiles is not supported yet"},
-		{map[string]string{"cmdprio_percentage": "10"}, "io_uring: option cmdprio_percentage is not supported yet"},
+		{map[string]string{"cmdprio_percentage": "101"}, "io_uring: option cmdprio_percentage: value 101 out of range"},
+		{map[string]string{"cmdprio_percentage": "10", "cmdprio_bssplit": "4k/10"}, "options are mutually exclusive\nfio: io engine io_uring init failed."},
 		{map[string]string{"uncached": "1"}, "io_uring: option uncached is not supported yet"},
 		{map[string]string{"userspace_reap": "1"}, "io_uring: option userspace_reap is not supported"},
 		{map[string]string{"force_async": "x"}, "io_uring: option force_async: bad integer"},

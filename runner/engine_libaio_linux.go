@@ -38,6 +38,7 @@ type laioEngine struct {
 	inflight int
 
 	rwFlags int32 // RWF_* for reads and writes (nowait)
+	prio    *cmdPrio
 
 	// ring and ringSlots are set with userspace_reap: completions are
 	// read from the kernel's ring without a system call when possible.
@@ -68,14 +69,18 @@ func newLibaio(cfg EngineConfig) (Engine, error) {
 			if b {
 				e.rwFlags |= unix.RWF_NOWAIT
 			}
-		case "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit":
-			if !asyncOptIsDefault(val) {
-				return nil, fmt.Errorf("libaio: option %s is not supported yet", name)
-			}
 		default:
+			if isCmdPrioOption(name) {
+				continue
+			}
 			return nil, fmt.Errorf("libaio: option %s is not supported", name)
 		}
 	}
+	prio, err := newCmdPrio("libaio", cfg.Options, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	e.prio = prio
 	for i, u := range cfg.Units {
 		if u == nil || u.Index != i {
 			return nil, fmt.Errorf("libaio: unit %d has index mismatch", i)
@@ -107,6 +112,7 @@ func newLibaio(cfg EngineConfig) (Engine, error) {
 // Completed, as fio 3.33 does for this engine (strace shows it never
 // submits IOCB_CMD_FSYNC).
 func (e *laioEngine) Queue(u *IOUnit) Status {
+	u.Prio = 0
 	switch u.Op {
 	case OpTrim:
 		asyncTrim(u)
@@ -134,6 +140,8 @@ func (e *laioEngine) Queue(u *IOUnit) Status {
 		cb.NBytes = uint64(len(u.Buf))
 		cb.Offset = u.Offset
 		cb.RWFlags = e.rwFlags
+		u.Prio = e.prio.pick(u)
+		setIocbPrio(cb, u.Prio)
 	default:
 		u.Result, u.Err = 0, unix.EINVAL
 		return Completed
@@ -141,6 +149,18 @@ func (e *laioEngine) Queue(u *IOUnit) Status {
 	u.Result, u.Err = 0, 0
 	e.pending = append(e.pending, cb)
 	return Queued
+}
+
+// Prios returns the I/O priorities the cmdprio options give (prioStater).
+func (e *laioEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
+
+// setIocbPrio puts ioprio value p in cb: aio_reqprio, flagged by
+// IOCB_FLAG_IOPRIO so that the kernel reads it (0 leaves both clear).
+func setIocbPrio(cb *aioIocb, p uint16) {
+	if p != 0 {
+		cb.ReqPrio = int16(p)
+		cb.Flags |= iocbFlagIOPrio
+	}
 }
 
 // Commit submits the pending iocbs and returns how many were started.

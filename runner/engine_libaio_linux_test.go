@@ -519,6 +519,7 @@ func TestLibaioOptions(t *testing.T) {
 		{"userspace_reap": "1"},
 		{"userspace_reap": ""},
 		{"nowait": "0", "cmdprio_percentage": "0"},
+		{"cmdprio_percentage": "50", "cmdprio_class": "2", "cmdprio": "7"},
 	} {
 		t.Run(fmt.Sprint(opts), func(t *testing.T) {
 			asyncTReadVerify(t, newLibaio, 8, false, opts)
@@ -541,7 +542,7 @@ func TestLibaioOptions(t *testing.T) {
 		}
 	})
 	for _, bad := range []map[string]string{
-		{"cmdprio_percentage": "50"},
+		{"cmdprio_class": "4", "cmdprio_percentage": "50"},
 		{"hipri": "1"},
 		{"userspace_reap": "maybe"},
 	} {

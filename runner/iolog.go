@@ -263,11 +263,12 @@ func (l *jobLogs) record(iops bool, d stats.Dir, at int64, v uint64) {
 func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, done, epoch int64) {
 	off, bs := uint64(u.Offset), uint32(len(u.Buf))
 	clat := uint64(max(done-issue, 0))
+	prio := l.unitPrio(u)
 	if l.clat != nil {
-		l.clat.sample(d, done, epoch, l.avg, l.maxVal, clat, off, bs, l.prio)
+		l.clat.sample(d, done, epoch, l.avg, l.maxVal, clat, off, bs, prio)
 	}
 	if l.lat != nil {
-		l.lat.sample(d, done, epoch, l.avg, l.maxVal, uint64(max(done-start, 0)), off, bs, l.prio)
+		l.lat.sample(d, done, epoch, l.avg, l.maxVal, uint64(max(done-start, 0)), off, bs, prio)
 	}
 	if l.hist != nil {
 		l.hist.add(d, done, epoch, clat, bs)
@@ -275,18 +276,27 @@ func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, d
 	if l.bwPerIO {
 		v := bytes * 1e6 / max(clat, 1)
 		l.bwAcc[d].Add(v)
-		l.bw.add(logEntry{at: done, val: v, off: off, bs: bs, dir: uint8(d), prio: l.prio})
+		l.bw.add(logEntry{at: done, val: v, off: off, bs: bs, dir: uint8(d), prio: prio})
 	}
 	if l.iopsPer {
 		l.iopsAcc[d].Add(1)
-		l.iops.add(logEntry{at: done, val: 1, off: off, bs: bs, dir: uint8(d), prio: l.prio})
+		l.iops.add(logEntry{at: done, val: 1, off: off, bs: bs, dir: uint8(d), prio: prio})
 	}
+}
+
+// unitPrio is the priority logged for u: the one its engine gave it
+// (cmdprio options), else the job's.
+func (l *jobLogs) unitPrio(u *IOUnit) uint16 {
+	if u.Prio != 0 {
+		return u.Prio
+	}
+	return l.prio
 }
 
 // submitted logs the submission latency of unit u, issued at issue.
 func (l *jobLogs) submitted(u *IOUnit, slat uint64, issue, epoch int64) {
 	if l.slat != nil {
-		l.slat.sample(stats.Dir(u.Op), issue, epoch, l.avg, l.maxVal, slat, uint64(u.Offset), uint32(len(u.Buf)), l.prio)
+		l.slat.sample(stats.Dir(u.Op), issue, epoch, l.avg, l.maxVal, slat, uint64(u.Offset), uint32(len(u.Buf)), l.unitPrio(u))
 	}
 }
 

@@ -24,6 +24,9 @@ const (
 	aioCmdPwrite = 1
 )
 
+// iocbFlagIOPrio is IOCB_FLAG_IOPRIO: aio_reqprio holds an ioprio value.
+const iocbFlagIOPrio = 1 << 1
+
 // aioIocb is struct iocb. On little-endian machines aio_key precedes
 // aio_rw_flags (the kernel swaps them on big-endian ones, which is why
 // this file is limited to little-endian architectures).

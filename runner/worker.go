@@ -40,6 +40,11 @@ type worker struct {
 	clatHist        bool
 	latHist         bool
 	slatHist        bool
+	// prioStats: the engine gives I/Os priorities of their own; their
+	// latency is kept per priority (lat with lat_percentiles, else clat),
+	// the job's own priority (prio) standing for I/Os without one.
+	prioStats, prioLat bool
+	prio               uint16
 
 	// Offset state.
 	rng     taus88 // offsets
@@ -157,6 +162,14 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, err
 	}
 	w.thinker, _ = eng.(Thinker)
+	if ps, ok := eng.(prioStater); ok {
+		if prios, on := ps.Prios(); on {
+			w.prioStats, w.prioLat, w.prio = true, j.LatPercentiles && w.lat, ioprio(j)
+			for d, list := range prios {
+				w.st.DeclarePrios(stats.Dir(d), append([]uint16{w.prio}, list...)...)
+			}
+		}
+	}
 
 	w.rng.seed(j.RandSeed)
 	w.mixRng.seed(j.RandSeed + 1)
@@ -746,6 +759,17 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	if w.lat {
 		w.st.AddLat(d, uint64(max(0, done-start)), w.latHist)
+	}
+	if w.prioStats {
+		p := u.Prio
+		if p == 0 {
+			p = w.prio
+		}
+		if w.prioLat {
+			w.st.AddPrio(d, p, uint64(max(0, done-start)), w.latHist)
+		} else {
+			w.st.AddPrio(d, p, uint64(max(0, done-issue)), w.clatHist)
+		}
 	}
 	if w.logs != nil {
 		w.logs.complete(u, d, bytes, start, issue, done, w.epoch)

@@ -1,5 +1,7 @@
 package stats
 
+import "slices"
+
 // Dir is a data direction.
 type Dir int
 
@@ -24,6 +26,72 @@ type DirStats struct {
 	Slat, Clat, Lat             Accum
 	SlatHist, ClatHist, LatHist Hist
 	BW, IOPS                    Accum // per-interval samples, KiB/s and I/O/s
+
+	// Prios holds the latency of each I/O priority seen, when the engine
+	// gives I/Os priorities of their own (cmdprio options): completion
+	// latency, or total latency with lat_percentiles, as fio's manual
+	// says for cmdprio_percentage. Reports show them when there are two
+	// or more with samples.
+	Prios []PrioStat
+}
+
+// PrioStat is the latency of the I/Os of one priority in one direction.
+type PrioStat struct {
+	IOPrio uint16 // ioprio value: class<<13 | level
+	Lat    Accum
+	Hist   Hist // kept when the reported latency has percentiles
+}
+
+// Class is the priority class of p.
+func (p *PrioStat) Class() int { return int(p.IOPrio >> 13) }
+
+// Level is the priority level of p within its class.
+func (p *PrioStat) Level() int { return int(p.IOPrio & 0x1fff) }
+
+// prio returns d's entry for ioprio, appending it if new.
+func (d *DirStats) prio(ioprio uint16) *PrioStat {
+	for i := range d.Prios {
+		if d.Prios[i].IOPrio == ioprio {
+			return &d.Prios[i]
+		}
+	}
+	d.Prios = append(d.Prios, PrioStat{IOPrio: ioprio})
+	return &d.Prios[len(d.Prios)-1]
+}
+
+// DeclarePrios adds empty entries for the priorities of direction d, in
+// order, ahead of any sample: fio 3.33 lists a job's priorities in the
+// order they are configured (the job's own first), not as they occur.
+func (j *Job) DeclarePrios(d Dir, ioprios ...uint16) {
+	for _, p := range ioprios {
+		j.Dir[d].prio(p)
+	}
+}
+
+// ReportedPrios returns the entries of d that have samples when there
+// are at least two of them, as fio reports per-priority latencies, else
+// nil.
+func (d *DirStats) ReportedPrios() []*PrioStat {
+	var out []*PrioStat
+	for i := range d.Prios {
+		if d.Prios[i].Lat.N > 0 {
+			out = append(out, &d.Prios[i])
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// AddPrio records latency ns of an I/O of priority ioprio in direction
+// d, with its histogram when hist is set.
+func (j *Job) AddPrio(d Dir, ioprio uint16, ns uint64, hist bool) {
+	p := j.Dir[d].prio(ioprio)
+	p.Lat.Add(ns)
+	if hist {
+		p.Hist.Add(ns)
+	}
 }
 
 // RuntimeMS is the run time rounded up to whole milliseconds.
@@ -213,6 +281,15 @@ func (d *DirStats) Merge(o *DirStats) {
 	d.LatHist.Merge(&o.LatHist)
 	d.BW.Sum(&o.BW)
 	d.IOPS.Sum(&o.IOPS)
+	if len(o.Prios) > 0 {
+		// d's entries may be shared with the record d was copied from.
+		d.Prios = slices.Clone(d.Prios)
+		for i := range o.Prios {
+			p := d.prio(o.Prios[i].IOPrio)
+			p.Lat.Pool(&o.Prios[i].Lat)
+			p.Hist.Merge(&o.Prios[i].Hist)
+		}
+	}
 }
 
 // Merge folds o into j by fio's group_reporting rules: latencies pooled,
