@@ -35,7 +35,9 @@ package runner
 // Everything here runs per I/O: no allocation.
 
 import (
-	"time"
+	"cmp"
+	"fmt"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -45,14 +47,29 @@ import (
 
 // ioGen is the generator state the worker keeps besides its offset fields.
 type ioGen struct {
-	bsRng   taus88 // block sizes
-	pctRng  taus88 // percentage_random
-	fileRng taus88 // file_service_type=random
-	rng64   taus258
-	use64   bool // random_generator=tausworthe64
+	// fio's random streams (fiorand.go), seeded from the job's seed slots.
+	seeds   [nSeeds]uint64
+	repeat  bool      // randrepeat in force: the streams restart each loop
+	use64   bool      // random_generator=tausworthe64
+	offRng  frand     // offsets
+	bsRng   [3]frand  // block sizes, per size index
+	mixRng  frand     // read/write mix
+	fileRng frand     // file_service_type=random
+	pctRng  [3]frand  // percentage_random, per direction
+	fdRng   taus88    // file_service_type zipf, pareto, normal
+	lfsr    []fioLFSR // random_generator=lfsr, per file
 
-	split [3][]bsPick // bssplit per size index, cumulative shares
-	cycle []fullCycle // random_generator=lfsr, per file
+	// The read/write mix: the current direction, the issue count at
+	// which the next draw is due, and the I/Os issued per direction.
+	mixDir    stats.Dir
+	mixNext   uint64
+	mixIssued [3]uint64
+
+	// mapEnds: a file's random map (or LFSR) running out ends it, not
+	// the bytes issued, as in fio.
+	mapEnds bool
+
+	split [3][]bsPick // bssplit per size index, by ascending percentage
 	grain uint64      // random map block size
 
 	fileBytes []uint64 // bytes issued to each file this loop
@@ -86,28 +103,20 @@ type ioGen struct {
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
 }
 
-// bsPick is one bssplit entry with its cumulative share (out of 10000).
+// bsPick is one bssplit entry with its percentage.
 type bsPick struct {
 	size uint64
-	upTo uint32
+	perc uint64
 }
 
 // initGen prepares the generator for job j over w's files.
 func (w *worker) initGen() error {
 	j := w.job
 	g := &w.gen
-	seed := j.RandSeed
-	if !j.RandRepeat {
-		// randrepeat=0: a different pattern every run.
-		seed = uint64(time.Now().UnixNano())
-		w.rng.seed(seed)
-		w.mixRng.seed(seed + 1)
-	}
-	g.bsRng.seed(seed ^ 0x1b5)
-	g.pctRng.seed(seed ^ 0x2c7)
-	g.fileRng.seed(seed ^ 0x3d9)
+	g.seeds, g.repeat = jobSeeds(j)
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
-	g.rng64.seed(seed)
+	w.seedStreams()
+	seed := g.seeds[seedBlock]
 	for d := range g.split {
 		g.split[d] = splitPicks(j.BSSplit[d])
 	}
@@ -120,9 +129,13 @@ func (w *worker) initGen() error {
 	}
 	g.grain = minBS(j)
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
-		g.cycle = make([]fullCycle, n)
+		g.lfsr = make([]fioLFSR, n)
 		for i, f := range w.files {
-			g.cycle[i] = newFullCycle(f.size/g.grain, seed+uint64(i))
+			l, ok := newFioLFSR(f.size/g.grain, seed)
+			if !ok && f.size >= g.grain {
+				return fmt.Errorf("fio: failed initializing LFSR")
+			}
+			g.lfsr[i] = l
 		}
 		// The generator visits each block once: no map needed.
 		clear(w.maps)
@@ -133,6 +146,7 @@ func (w *worker) initGen() error {
 			dist.Param = map[jobspec.DistKind]float64{jobspec.DistZipf: 1.1, jobspec.DistPareto: 0.2}[k]
 		}
 		g.fileDist = newDistDraw(dist, uint64(n), 1, seed)
+		g.fdRng.seed(uint64(uint32(g.seeds[seedFile])))
 	}
 	g.fileLeft = j.FileServiceNR
 	g.pace.init(j, seed)
@@ -147,7 +161,33 @@ func (w *worker) initGen() error {
 		}
 		clear(w.maps)
 	}
+	g.mapEnds = j.RW.Random() && !j.TimeBased && g.zone == nil && g.dists == nil &&
+		(g.lfsr != nil || (len(w.maps) > 0 && w.maps[0] != nil))
 	return nil
+}
+
+// seedStreams seeds the job's random streams from its seed slots, as fio
+// does when the job starts and, with randrepeat, before each loop.
+func (w *worker) seedStreams() {
+	j := w.job
+	g := &w.gen
+	s := &g.seeds
+	bsSeeds := [3]uint64{s[seedBS], s[seedBS1], s[seedBS2]}
+	if j.Verify.Type != jobspec.VerifyNone {
+		bsSeeds[1] = s[seedBS] // as fio: the read seed for writes
+	}
+	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
+		bsSeeds[2] = bsSeeds[1]
+	}
+	for d := range g.bsRng {
+		g.bsRng[d].seed(bsSeeds[d], g.use64)
+		g.pctRng[d].seed(s[seedSeqRand], false)
+	}
+	g.mixRng.seed(s[seedMix], false)
+	g.fileRng.seed(s[seedFile], g.use64)
+	g.offRng.seed(s[seedBlock], g.use64)
+	w.rng.seed(s[seedBlock])
+	g.mixDir, g.mixNext = stats.Read, 0
 }
 
 // nonUniform reports whether random_distribution is set to other than
@@ -185,21 +225,21 @@ func splitPicks(es []jobspec.BSSplit) []bsPick {
 	}
 	rest := 0
 	if unset > 0 && given < 100 {
-		rest = (100 - given) * 100 / unset
+		rest = (100 - given) / unset
 	}
 	out := make([]bsPick, 0, len(es))
-	var acc uint32
 	for _, e := range es {
-		share := e.Percent * 100
-		if e.Percent == 0 {
-			share = rest
+		p := e.Percent
+		if p == 0 {
+			p = rest
 		}
-		if share == 0 {
-			continue
+		if p > 0 {
+			out = append(out, bsPick{size: e.Size, perc: uint64(p)})
 		}
-		acc += uint32(share)
-		out = append(out, bsPick{size: e.Size, upTo: acc})
 	}
+	// fio walks the entries by ascending percentage (equal ones in the
+	// order given).
+	slices.SortStableFunc(out, func(a, b bsPick) int { return cmp.Compare(a.perc, b.perc) })
 	return out
 }
 
@@ -213,11 +253,14 @@ func (w *worker) genStartLoop() {
 		w.unlinkFiles()
 	}
 	g.loops++
+	if g.loops > 1 && g.repeat {
+		// fio re-seeds before each loop under randrepeat: the loop
+		// repeats the first.
+		w.seedStreams()
+	}
+	g.mixNext = 0
 	clear(g.fileBytes)
 	g.doneOpen = 0
-	for i := range g.cycle {
-		g.cycle[i].reset()
-	}
 	g.seqLeft, g.twPending = 0, false
 	g.curFile, g.fileLeft = 0, w.job.FileServiceNR
 	if g.zone != nil {
@@ -266,24 +309,29 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 	}
 	room := ^uint64(0)
 	if !j.TimeBased {
-		if w.loopIssued >= w.regionBytes || w.totalIssued >= w.totalLimit {
+		if (w.loopIssued >= w.regionBytes && !g.mapEnds) || w.totalIssued >= w.totalLimit {
 			return false
 		}
-		room = min(w.regionBytes-w.loopIssued, w.totalLimit-w.totalIssued)
+		room = w.totalLimit - w.totalIssued
+		if !g.mapEnds {
+			room = min(w.regionBytes-w.loopIssued, room)
+		}
 	}
 	if w.syncDue() {
 		return w.fillSync(u)
 	}
-	d := w.direction()
-	if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
-		d = g.pace.dueFirst(d, nanotime())
-	}
-	if g.pace.rated && !w.waitDue(d) {
-		return false
-	}
+	// As in fio: the file first, then the direction, the offset and the
+	// length; a file found used up is done, and the choice starts over.
 	for tries := 0; tries <= len(w.files); tries++ {
 		fi := w.pickFile()
 		if fi < 0 {
+			return false
+		}
+		d := w.direction()
+		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
+			d = g.pace.dueFirst(d, nanotime())
+		}
+		if g.pace.rated && !w.waitDue(d) {
 			return false
 		}
 		f := w.files[fi]
@@ -301,6 +349,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		w.totalIssued += bs
 		g.fileBytes[fi] += bs
 		w.ios++
+		g.mixIssued[d]++
 		g.lastSync = false
 		if g.pace.rated || g.pace.think != 0 {
 			t := nanotime()
@@ -319,7 +368,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if (!j.TimeBased || w.seqPasses()) && g.fileBytes[fi] >= f.size && !g.twPending {
+		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.fileBytes[fi] >= f.size && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
@@ -341,10 +390,27 @@ func (w *worker) direction() stats.Dir {
 	j := w.job
 	switch {
 	case j.RW.Reads() && j.RW.Writes():
-		if int(w.mixRng.below(100)) < j.RWMixRead {
-			return stats.Read
+		// fio's rwmix: while the current direction has issued at least
+		// mixNext I/Os, a draw in [1, 100] picks the direction; on a
+		// change, the next draw is due once the old direction's count
+		// times the new one's share, in percent, is reached.
+		g := &w.gen
+		cur := g.mixDir
+		if g.mixIssued[cur] >= g.mixNext {
+			d := stats.Write
+			if g.mixRng.between(1, 100) <= uint64(j.RWMixRead) {
+				d = stats.Read
+			}
+			if d != cur {
+				share := uint64(j.RWMixRead)
+				if d == stats.Write {
+					share = 100 - share
+				}
+				g.mixNext = g.mixIssued[cur] * share / 100
+				g.mixDir = d
+			}
 		}
-		return stats.Write
+		return g.mixDir
 	case j.RW.Trims():
 		return stats.Trim
 	case j.RW.Writes():
@@ -373,10 +439,10 @@ func (w *worker) pickFile() int {
 		return cur
 	}
 	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
-		for tries := 0; tries < 4*n; tries++ {
-			i := int(g.fileRng.below(uint64(n)))
+		for tries := 0; tries < 1000*n; tries++ {
+			i := int(g.fileRng.scale(uint64(n)))
 			if g.fileDist.n > 0 {
-				i = int(g.fileDist.draw(&g.fileRng))
+				i = int(g.fileDist.draw(&g.fdRng))
 			}
 			if w.usable(i) {
 				g.curFile, g.fileLeft = i, j.FileServiceNR
@@ -432,6 +498,9 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	done := nanotime()
 	g.openNow++
 	g.opened[fi] = true
+	if g.lfsr != nil {
+		g.lfsr[fi].reset() // fio restarts the LFSR on every open
+	}
 	w.traceFile(fi, "open")
 	if w.info.NoStats && w.clat && w.accounting() {
 		// The open's time is a completion latency of d, but (as in fio)
@@ -501,7 +570,12 @@ func (w *worker) unlinkFiles() {
 }
 
 // blockSize draws the block size of the next I/O of direction d that
-// fits in room bytes; 0 when none fits.
+// fits in room bytes; 0, without a draw, when the smallest does not fit.
+// As in fio, the size is drawn again until it fits: bsrange takes the
+// smallest size plus the draw scaled to the largest, rounded down to a
+// multiple of the smallest (unless bs_unaligned) and capped at the
+// largest; bssplit walks its entries by ascending percentage and stops at
+// the first whose running percentage covers the draw and that fits.
 func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 	j := w.job
 	idx := int(d)
@@ -519,30 +593,32 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 	if len(picks) == 0 && lo == hi {
 		return lo
 	}
-	for tries := 0; tries < 10; tries++ {
+	r := &w.gen.bsRng[idx]
+	limit := r.randMax() / 100
+	for tries := 0; tries < 1<<16; tries++ {
 		var bs uint64
 		if len(picks) > 0 {
-			bs = pickSplit(picks, uint32(w.gen.bsRng.below(uint64(picks[len(picks)-1].upTo))))
+			v := r.next()
+			var cum uint64
+			for _, p := range picks {
+				bs = p.size
+				cum += p.perc
+				if v/cum <= limit && bs <= room {
+					break
+				}
+			}
 		} else {
-			bs = lo + w.gen.bsRng.below(hi-lo+1)
+			bs = lo + uint64(float64(hi)*(float64(r.next())/r.span()))
 			if !j.BSUnaligned {
 				bs -= bs % lo
 			}
 		}
+		bs = min(bs, hi)
 		if bs <= room {
 			return bs
 		}
 	}
 	return lo
-}
-
-func pickSplit(picks []bsPick, r uint32) uint64 {
-	for _, p := range picks {
-		if r < p.upTo {
-			return p.size
-		}
-	}
-	return picks[len(picks)-1].size
 }
 
 // offset returns the next offset in file fi for direction d and the
@@ -551,7 +627,7 @@ func pickSplit(picks []bsPick, r uint32) uint64 {
 func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs uint64, ok bool) {
 	j := w.job
 	g := &w.gen
-	if !j.TimeBased {
+	if !j.TimeBased && !g.mapEnds {
 		left := f.size - min(f.size, g.fileBytes[fi])
 		room = min(room, left)
 	}
@@ -559,34 +635,48 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	if random && g.seqLeft > 0 {
 		// Follow-up of the last random offset (rw=randread:N).
 		g.seqLeft--
-		bs = w.blockSize(d, false, room)
 		next := g.lastOff
 		if j.RWSequencer == jobspec.SeqSequential {
 			next += g.lastLen
 		}
-		if bs > 0 && next+bs <= f.size {
+		if next < f.size {
+			bs = w.blockSize(d, false, min(room, f.size-next))
+		}
+		if bs > 0 {
 			g.lastOff, g.lastLen = next, bs
+			w.seqPos[fi][seqSlot(d)] = next + bs
 			return f.offset + next, bs, true
 		}
 		g.seqLeft = 0
 	}
-	if random && j.PercentageRandom[d] < 100 && int(g.pctRng.below(100)) >= j.PercentageRandom[d] {
-		random = false
+	if random && j.PercentageRandom[d] < 100 {
+		// percentage_random: a draw in [1, 100] per direction; above the
+		// percentage the I/O continues from the last one, unless that is
+		// the end of the file.
+		if g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+			if pos := w.seqPos[fi][seqSlot(d)]; pos < f.size {
+				if bs = w.blockSize(d, false, min(room, f.size-pos)); bs == 0 {
+					return 0, 0, false
+				}
+				w.seqPos[fi][seqSlot(d)] = pos + bs
+				return f.offset + pos, bs, true
+			}
+		}
 	}
-	if !random && j.TimeBased && g.zone == nil {
-		room = w.seqWrap(fi, f, d, room)
-	}
-	bs = w.blockSize(d, random, room)
-	if bs == 0 || bs > f.size {
-		return 0, 0, false
-	}
-	if g.zone != nil {
-		return w.stridedOffset(fi, f, d, bs, random) // zone.go
-	}
-	if !random {
+	if g.zone != nil || !random {
+		if !random && j.TimeBased && g.zone == nil {
+			room = w.seqWrap(fi, f, d, room)
+		}
+		bs = w.blockSize(d, random, room)
+		if bs == 0 || bs > f.size {
+			return 0, 0, false
+		}
+		if g.zone != nil {
+			return w.stridedOffset(fi, f, d, bs, random) // zone.go
+		}
 		return w.seqOffset(fi, f, d, bs)
 	}
-	rel, bs, ok := w.randOffset(fi, f, d, bs)
+	rel, bs, ok := w.randOffset(fi, f, d, room)
 	if !ok {
 		return 0, 0, false
 	}
@@ -666,77 +756,96 @@ func (w *worker) skip() int64 {
 	return w.job.RWSuffix
 }
 
-// randOffset draws a region-relative random offset in file fi.
-func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, uint64, bool) {
+// randOffset draws a region-relative random offset in file fi, then the
+// I/O's length, as fio does: a block of blockalign bytes (the smallest
+// block size by default) among those where the smallest block fits,
+// from the offset stream scaled to their number, or the LFSR's next; with
+// the random map a used block gives way to the first free one after it
+// (wrapping), and the length is cut where a used block starts. A map or
+// LFSR that has run out ends the file, after its draw, unless the job is
+// time_based: then the file starts over.
+func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64, uint64, bool) {
 	j := w.job
 	g := &w.gen
-	if g.cycle != nil {
-		c := &g.cycle[fi]
-		blk, ok := c.next()
+	minBS := j.BS[d]
+	align := j.BlockAlign[d]
+	if align == 0 {
+		align = minBS
+	}
+	if align == 0 {
+		return 0, 0, false
+	}
+	lastb := f.size
+	if minBS > align {
+		lastb -= min(lastb, minBS-align)
+	}
+	lastb /= align
+	if lastb == 0 {
+		return 0, 0, false
+	}
+	var blk uint64
+	m := w.maps[fi]
+	if m != nil && align != g.grain {
+		m = nil // as in fio, blockalign other than the block size turns the map off
+	}
+	switch {
+	case g.lfsr != nil:
+		l := &g.lfsr[fi]
+		b, ok := l.next()
 		if !ok {
 			if !j.TimeBased {
 				return 0, 0, false
 			}
-			c.reset()
+			l.reset()
 			w.wrapped(fi)
-			if blk, ok = c.next(); !ok {
+			if b, ok = l.next(); !ok {
 				return 0, 0, false
 			}
 		}
-		return fitEnd(blk*g.grain, bs, f.size)
+		blk = b
+	case g.dists != nil:
+		// The distribution picks a block of the random map's grain.
+		blk = min(g.dists[fi][d].draw(&w.rng)*g.grain/align, lastb-1)
+	default:
+		blk = g.offRng.scale(lastb)
+		if m != nil {
+			if m.full() {
+				if !j.TimeBased {
+					return 0, 0, false
+				}
+				// time_based: like fio, start the map over within the
+				// same loop (no drain, one runtime span), dropping the
+				// cached pages again, and draw again.
+				m.reset()
+				w.wrapped(fi)
+				blk = g.offRng.scale(lastb)
+			}
+			blk = m.take(min(blk, m.blocks-1))
+		}
 	}
-	if m := w.maps[fi]; m != nil {
-		if m.full() {
-			if !j.TimeBased {
-				return 0, 0, false
-			}
-			// time_based: like fio, start the map over within the same
-			// loop (no drain, one runtime span), dropping the cached
-			// pages again.
-			m.reset()
-			w.wrapped(fi)
-		}
-		blk := m.take(w.randBelow(m.blocks))
+	off := blk * align
+	if off >= f.size {
+		return 0, 0, false
+	}
+	bs := w.blockSize(d, true, min(room, f.size-off))
+	if bs == 0 {
+		return 0, 0, false
+	}
+	if m != nil && g.dists == nil && g.lfsr == nil {
 		// A larger I/O covers the free blocks after blk; it is cut where
 		// a used one starts, so every block is done once.
 		k := uint64(1)
 		for k*g.grain < bs && blk+k < m.blocks && m.mark(blk+k) {
 			k++
 		}
-		return fitEnd(blk*g.grain, min(bs, k*g.grain), f.size)
+		bs = min(bs, k*g.grain)
 	}
-	align := j.BlockAlign[d]
-	if align == 0 {
-		align = j.BS[d]
-	}
-	if align == 0 || bs > f.size {
-		return 0, 0, false
-	}
-	slots := (f.size-bs)/align + 1
-	if g.dists != nil {
-		// The distribution picks a block of the random map's grain.
-		off := g.dists[fi][d].draw(&w.rng) * g.grain
-		return min(off/align, slots-1) * align, bs, true
-	}
-	return w.randBelow(slots) * align, bs, true
+	return off, bs, true
 }
 
-// fitEnd shrinks an I/O at off that runs past size to end there.
-func fitEnd(off, bs, size uint64) (uint64, uint64, bool) {
-	if off >= size {
-		return 0, 0, false
-	}
-	return off, min(bs, size-off), true
-}
-
-// randBelow draws a random offset index in [0, n) with the job's
-// generator.
-func (w *worker) randBelow(n uint64) uint64 {
-	if w.gen.use64 {
-		return w.gen.rng64.below(n)
-	}
-	return w.rng.below(n)
-}
+// randBelow draws a random offset index in [0, n) from the offset
+// stream.
+func (w *worker) randBelow(n uint64) uint64 { return w.gen.offRng.scale(n) }
 
 // syncDue reports whether a sync unit is due: fsync, fdatasync or
 // sync_file_range every N writes. Like fio, the check is made before

@@ -40,8 +40,7 @@ type worker struct {
 	slatHist        bool
 
 	// Offset state.
-	rng     taus88 // offsets
-	mixRng  taus88 // read/write mix
+	rng     taus88 // non-uniform offsets (dist.go)
 	fileIdx int
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
@@ -155,8 +154,6 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	}
 	w.thinker, _ = eng.(Thinker)
 
-	w.rng.seed(j.RandSeed)
-	w.mixRng.seed(j.RandSeed + 1)
 	w.seqPos = make([][2]uint64, len(files))
 	w.maps = make([]*randMap, len(files))
 	w.exhaust = make([]bool, len(files))
