@@ -29,6 +29,16 @@ type jobFile struct {
 	fillDev bool
 }
 
+// realEnd is where the file itself ends: its size when it is open and a
+// regular file, else the end of its region.
+func (f *jobFile) realEnd() uint64 {
+	var st unix.Stat_t
+	if f.fd >= 0 && !f.blockDev && unix.Fstat(f.fd, &st) == nil && st.Size > 0 {
+		return uint64(st.Size)
+	}
+	return f.offset + f.size
+}
+
 // setupError is a job that failed before its I/O started. fio reports it
 // on stderr as "fio: pid=0, err=E/file:..., func=F, error=TEXT".
 type setupError struct {

@@ -80,9 +80,8 @@ type ioGen struct {
 	curFile   int
 	fileLeft  int // I/Os left on curFile before the next switch
 
-	seqLeft int    // follow-up I/Os left of the last random offset
-	lastOff uint64 // region-relative offset of the last random I/O
-	lastLen uint64
+	seqLeft   int         // follow-up I/Os left of the last random offset
+	lastStart [][2]uint64 // region-relative start of the last I/O, per file and direction
 
 	// trimwrite: the write due after a trim.
 	twPending bool
@@ -123,6 +122,7 @@ func (w *worker) initGen() error {
 	n := len(w.files)
 	g.fileBytes = make([]uint64, n)
 	g.opened = make([]bool, n)
+	g.lastStart = make([][2]uint64, n)
 	g.openMax = j.OpenFiles
 	if g.openMax <= 0 || g.openMax > n {
 		g.openMax = n
@@ -148,7 +148,7 @@ func (w *worker) initGen() error {
 		g.fileDist = newDistDraw(dist, uint64(n), 1, seed)
 		g.fdRng.seed(uint64(uint32(g.seeds[seedFile])))
 	}
-	g.fileLeft = j.FileServiceNR
+	g.fileLeft = w.firstFileLeft()
 	g.pace.init(j, seed)
 	g.zone = newStridedZones(j, n)
 	if j.RW.Random() && nonUniform(j) {
@@ -188,6 +188,16 @@ func (w *worker) seedStreams() {
 	g.offRng.seed(s[seedBlock], g.use64)
 	w.rng.seed(s[seedBlock])
 	g.mixDir, g.mixNext = stats.Read, 0
+}
+
+// firstFileLeft is how many I/Os of a loop go to the first file before
+// the next is picked: none where a draw picks it (fio draws for the first
+// I/O too).
+func (w *worker) firstFileLeft() int {
+	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.n > 0 {
+		return 0
+	}
+	return w.job.FileServiceNR
 }
 
 // nonUniform reports whether random_distribution is set to other than
@@ -262,7 +272,7 @@ func (w *worker) genStartLoop() {
 	clear(g.fileBytes)
 	g.doneOpen = 0
 	g.seqLeft, g.twPending = 0, false
-	g.curFile, g.fileLeft = 0, w.job.FileServiceNR
+	g.curFile, g.fileLeft = 0, w.firstFileLeft()
 	if g.zone != nil {
 		g.zone.reset()
 	}
@@ -635,32 +645,48 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	if random && g.seqLeft > 0 {
 		// Follow-up of the last random offset (rw=randread:N).
 		g.seqLeft--
-		next := g.lastOff
-		if j.RWSequencer == jobspec.SeqSequential {
-			next += g.lastLen
+		// As in fio, per direction: from where its last I/O ended, or
+		// at its start (rw_sequencer=identical).
+		next := w.seqPos[fi][seqSlot(d)]
+		if j.RWSequencer != jobspec.SeqSequential {
+			next = g.lastStart[fi][seqSlot(d)]
 		}
 		if next < f.size {
 			bs = w.blockSize(d, false, min(room, f.size-next))
 		}
-		if bs > 0 {
-			g.lastOff, g.lastLen = next, bs
-			w.seqPos[fi][seqSlot(d)] = next + bs
-			return f.offset + next, bs, true
+		if bs == 0 {
+			// As in fio, a follow-up that does not fit before the end
+			// of the file ends the file.
+			g.seqLeft = 0
+			return 0, 0, false
 		}
-		g.seqLeft = 0
+		g.lastStart[fi][seqSlot(d)] = next
+		w.seqPos[fi][seqSlot(d)] = next + bs
+		return f.offset + next, bs, true
 	}
+	mark := true
 	if random && j.PercentageRandom[d] < 100 {
 		// percentage_random: a draw in [1, 100] per direction; above the
 		// percentage the I/O continues from the last one, unless that is
 		// the end of the file.
 		if g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
-			if pos := w.seqPos[fi][seqSlot(d)]; pos < f.size {
+			// Observed in fio 3.33: past the end of the file itself it
+			// goes back to random; past the end of the region only
+			// (size below the file's), the file is done.
+			if pos := w.seqPos[fi][seqSlot(d)]; f.offset+pos < f.realEnd() {
+				if pos >= f.size {
+					return 0, 0, false
+				}
 				if bs = w.blockSize(d, false, min(room, f.size-pos)); bs == 0 {
 					return 0, 0, false
 				}
+				g.lastStart[fi][seqSlot(d)] = pos
 				w.seqPos[fi][seqSlot(d)] = pos + bs
 				return f.offset + pos, bs, true
 			}
+			// The random I/O taken instead is not marked in the map
+			// (observed in fio 3.33): its block may come again.
+			mark = false
 		}
 	}
 	if g.zone != nil || !random {
@@ -676,14 +702,14 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		return w.seqOffset(fi, f, d, bs)
 	}
-	rel, bs, ok := w.randOffset(fi, f, d, room)
+	rel, bs, ok := w.randOffset(fi, f, d, mark)
 	if !ok {
 		return 0, 0, false
 	}
 	if j.RWSuffix > 1 {
 		g.seqLeft = int(j.RWSuffix) - 1
 	}
-	g.lastOff, g.lastLen = rel, bs
+	g.lastStart[fi][seqSlot(d)] = rel
 	w.seqPos[fi][seqSlot(d)] = rel + bs
 	return f.offset + rel, bs, true
 }
@@ -764,7 +790,7 @@ func (w *worker) skip() int64 {
 // (wrapping), and the length is cut where a used block starts. A map or
 // LFSR that has run out ends the file, after its draw, unless the job is
 // time_based: then the file starts over.
-func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64, uint64, bool) {
+func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64, uint64, bool) {
 	j := w.job
 	g := &w.gen
 	minBS := j.BS[d]
@@ -820,18 +846,24 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint6
 				w.wrapped(fi)
 				blk = g.offRng.scale(lastb)
 			}
-			blk = m.take(min(blk, m.blocks-1))
+			if mark {
+				blk = m.take(min(blk, m.blocks-1))
+			} else {
+				blk = m.free(min(blk, m.blocks-1))
+			}
 		}
 	}
 	off := blk * align
 	if off >= f.size {
 		return 0, 0, false
 	}
-	bs := w.blockSize(d, true, min(room, f.size-off))
+	// The length must fit in the file; as in fio, the bytes left to do
+	// do not cut it (the random map does).
+	bs := w.blockSize(d, true, f.size-off)
 	if bs == 0 {
 		return 0, 0, false
 	}
-	if m != nil && g.dists == nil && g.lfsr == nil {
+	if m != nil && mark && g.dists == nil && g.lfsr == nil {
 		// A larger I/O covers the free blocks after blk; it is cut where
 		// a used one starts, so every block is done once.
 		k := uint64(1)

@@ -3,6 +3,7 @@ package runner
 import (
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -418,6 +419,11 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
 		return false // strided zones may end a loop early (zone.go)
+	}
+	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
+		// A loop that ended early with every file used up (rw=randread:N
+		// reaching the end of a file) is the last, as in fio.
+		return false
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
