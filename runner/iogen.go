@@ -642,52 +642,49 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		room = min(room, left)
 	}
 	random := j.RW.Random()
-	if random && g.seqLeft > 0 {
-		// Follow-up of the last random offset (rw=randread:N).
-		g.seqLeft--
-		// As in fio, per direction: from where its last I/O ended, or
-		// at its start (rw_sequencer=identical).
-		next := w.seqPos[fi][seqSlot(d)]
-		if j.RWSequencer != jobspec.SeqSequential {
-			next = g.lastStart[fi][seqSlot(d)]
-		}
-		if next < f.size {
-			bs = w.blockSize(d, false, min(room, f.size-next))
-		}
-		if bs == 0 {
-			// As in fio, a follow-up that does not fit before the end
-			// of the file ends the file.
-			g.seqLeft = 0
-			return 0, 0, false
-		}
-		g.lastStart[fi][seqSlot(d)] = next
-		w.seqPos[fi][seqSlot(d)] = next + bs
-		return f.offset + next, bs, true
-	}
+	// mark: a random offset is marked in the random map. fio takes a
+	// random one, unmarked, where a sequential I/O would start past the
+	// end of the file itself (observed in fio 3.33).
 	mark := true
-	if random && j.PercentageRandom[d] < 100 {
-		// percentage_random: a draw in [1, 100] per direction; above the
-		// percentage the I/O continues from the last one, unless that is
-		// the end of the file.
-		if g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
-			// Observed in fio 3.33: past the end of the file itself it
-			// goes back to random; past the end of the region only
-			// (size below the file's), the file is done.
-			if pos := w.seqPos[fi][seqSlot(d)]; f.offset+pos < f.realEnd() {
-				if pos >= f.size {
-					return 0, 0, false
-				}
-				if bs = w.blockSize(d, false, min(room, f.size-pos)); bs == 0 {
-					return 0, 0, false
-				}
-				g.lastStart[fi][seqSlot(d)] = pos
-				w.seqPos[fi][seqSlot(d)] = pos + bs
-				return f.offset + pos, bs, true
-			}
-			// The random I/O taken instead is not marked in the map
-			// (observed in fio 3.33): its block may come again.
-			mark = false
+	seq, seqAt := false, uint64(0)
+	switch {
+	case random && g.seqLeft > 0:
+		// Follow-up of a decision point of rw=randread:N. As in fio, per
+		// direction: from where its last I/O ended, or at its start
+		// (rw_sequencer=identical).
+		g.seqLeft--
+		seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
+		if j.RWSequencer != jobspec.SeqSequential {
+			seqAt = g.lastStart[fi][seqSlot(d)]
 		}
+	case random:
+		if j.RWSuffix > 1 {
+			// A decision point of rw=randread:N: the next N-1 I/Os
+			// follow it, whatever percentage_random decides for it.
+			g.seqLeft = int(j.RWSuffix) - 1
+		}
+		// percentage_random: a draw in [1, 100] per direction; above
+		// the percentage the I/O continues from the direction's last.
+		if j.PercentageRandom[d] < 100 && g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+			seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
+		}
+	}
+	if seq {
+		if f.offset+seqAt < f.realEnd() {
+			// Past the end of the region only (size below the file's),
+			// or where the smallest block does not fit, the file is done.
+			if seqAt < f.size {
+				bs = w.blockSize(d, false, min(room, f.size-seqAt))
+			}
+			if bs == 0 {
+				g.seqLeft = 0
+				return 0, 0, false
+			}
+			g.lastStart[fi][seqSlot(d)] = seqAt
+			w.seqPos[fi][seqSlot(d)] = seqAt + bs
+			return f.offset + seqAt, bs, true
+		}
+		mark = false
 	}
 	if g.zone != nil || !random {
 		if !random && j.TimeBased && g.zone == nil {
@@ -705,9 +702,6 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	rel, bs, ok := w.randOffset(fi, f, d, mark)
 	if !ok {
 		return 0, 0, false
-	}
-	if j.RWSuffix > 1 {
-		g.seqLeft = int(j.RWSuffix) - 1
 	}
 	g.lastStart[fi][seqSlot(d)] = rel
 	w.seqPos[fi][seqSlot(d)] = rel + bs
