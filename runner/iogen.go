@@ -805,7 +805,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	}
 	var blk uint64
 	m := w.maps[fi]
-	if m != nil && align != g.grain {
+	if m != nil && j.BlockAlign[d] != 0 && j.BlockAlign[d] != minBS {
 		m = nil // as in fio, blockalign other than the block size turns the map off
 	}
 	switch {
@@ -840,11 +840,11 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 				w.wrapped(fi)
 				blk = g.offRng.scale(lastb)
 			}
-			if mark {
-				blk = m.take(min(blk, m.blocks-1))
-			} else {
-				blk = m.free(min(blk, m.blocks-1))
-			}
+			// As in fio, the map is looked up at the block's index in
+			// blockalign units and marked at the offset's in units of
+			// the direction's smallest block size: with sizes that
+			// differ per direction the two mix.
+			blk = m.free(min(blk, m.blocks-1))
 		}
 	}
 	off := blk * align
@@ -858,13 +858,15 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		return 0, 0, false
 	}
 	if m != nil && mark && g.dists == nil && g.lfsr == nil {
-		// A larger I/O covers the free blocks after blk; it is cut where
-		// a used one starts, so every block is done once.
-		k := uint64(1)
-		for k*g.grain < bs && blk+k < m.blocks && m.mark(blk+k) {
+		// The I/O marks its blocks from the first; it is cut where a
+		// used one starts, so every block is done once.
+		start, k := off/minBS, uint64(0)
+		for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
 			k++
 		}
-		bs = min(bs, k*g.grain)
+		if k > 0 {
+			bs = min(bs, k*minBS)
+		}
 	}
 	return off, bs, true
 }
