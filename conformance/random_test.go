@@ -72,6 +72,16 @@ var randomCases = []randomCase{
 	{name: "offset", args: "--rw=randrw --bs=4k --offset=256k --size=512k", fileSize: 1 << 20},
 	{name: "bs-is-seq-rand", args: "--rw=randrw --bs=4k,16k --bs_is_seq_rand=1 --percentage_random=50 --size=2m", fileSize: 2 << 20},
 	{name: "libaio", args: "--rw=randrw --rwmixread=75 --ioengine=libaio --iodepth=16 --bs=4k --size=4m", fileSize: 4 << 20},
+	{name: "verify-bsrange", args: "--rw=randwrite --bsrange=4k-64k --verify=crc32c --size=1m", fileSize: 1 << 20},
+	{name: "loops-rwmix", args: "--rw=randrw --rwmixread=30 --bs=4k --size=1m --loops=2", fileSize: 1 << 20},
+	{name: "loops-rwmix-randseed", args: "--rw=randrw --rwmixread=30 --bs=4k --size=1m --loops=2 --randseed=3", fileSize: 1 << 20},
+	{name: "io-size", args: "--rw=randread --bs=4k --size=1m --io_size=2m", fileSize: 1 << 20},
+	{name: "number-ios", args: "--rw=randrw --bs=4k --size=1m --number_ios=100", fileSize: 1 << 20},
+	{name: "blockalign", args: "--rw=randread --bs=4k --size=1m --blockalign=8k", fileSize: 1 << 20},
+	{name: "rwmixwrite-bs", args: "--rw=randrw --rwmixwrite=20 --bs=8k,4k --size=1m", fileSize: 1 << 20},
+	{name: "bs-unaligned", args: "--rw=randwrite --bsrange=2k-10k --bs_unaligned --size=1m", fileSize: 1 << 20},
+	{name: "null", args: "--ioengine=null --rw=randrw --iodepth=8 --size=64M",
+		noLog: "fio 3.33 logs some of the null engine's I/Os twice at iodepth > 1"},
 	{name: "two-jobs", jobFile: `[global]
 filename=F
 bs=4k
