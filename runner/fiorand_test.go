@@ -97,3 +97,14 @@ func TestFioLFSR(t *testing.T) {
 		t.Errorf("after reset, second: %d, want 235", b)
 	}
 }
+
+// fio's file name hash, with its single-byte quirk for names over 12
+// bytes.
+func TestFioJhash(t *testing.T) {
+	for name, want := range map[string]uint32{"a.0.0": 0xa0275764, "rngfile": 0x203a271d,
+		"abcdefghijkl": 0xd855beeb, "abcdefghijklm": 0x59536a0b} {
+		if got := fioJhash([]byte(name)); got != want {
+			t.Errorf("jhash(%q) = %#x, want %#x", name, got, want)
+		}
+	}
+}

@@ -56,7 +56,6 @@ type ioGen struct {
 	mixRng  frand     // read/write mix
 	fileRng frand     // file_service_type=random
 	pctRng  [3]frand  // percentage_random, per direction
-	fdRng   taus88    // file_service_type zipf, pareto, normal
 	lfsr    []fioLFSR // random_generator=lfsr, per file
 
 	// The read/write mix: the current direction, the issue count at
@@ -96,7 +95,9 @@ type ioGen struct {
 	lastSync bool
 	lastFile int // file of the last write
 
-	dists    [][3]distDraw // random_distribution per file and direction; nil: uniform
+	dists    []distDraw    // random_distribution zipf, pareto, normal per file; nil: uniform
+	zones    [3]*zoneTable // random_distribution zoned, zoned_abs per direction
+	zoneRng  frand         // zoned: picks the zone
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
@@ -145,19 +146,29 @@ func (w *worker) initGen() error {
 		if dist.Param == 0 {
 			dist.Param = map[jobspec.DistKind]float64{jobspec.DistZipf: 1.1, jobspec.DistPareto: 0.2}[k]
 		}
-		g.fileDist = newDistDraw(dist, uint64(n), 1, seed)
-		g.fdRng.seed(uint64(uint32(g.seeds[seedFile])))
+		// As in fio: 1024 values per file, not spread, from the file
+		// seed.
+		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
 	g.pace.init(j, seed)
 	g.zone = newStridedZones(j, n)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
-		g.dists = make([][3]distDraw, n)
+		// Each file's picker is seeded from its name and the thread
+		// number, or, without randrepeat, from the offset seed; its
+		// values are blocks of the smaller of the read and write sizes.
+		g.dists = make([]distDraw, n)
+		unit := min(j.BS[0], j.BS[1])
 		for i, f := range w.files {
-			for d := range 3 {
-				g.dists[i][d] = newDistDraw(j.RandomDist[d], f.size/g.grain, g.grain, seed+uint64(i))
+			seed := fioJhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
+			if !g.repeat {
+				seed = uint32(g.seeds[seedBlock])
 			}
+			g.dists[i] = newDistDraw(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
+		}
+		for d := range g.zones {
+			g.zones[d] = newZoneTable(j.RandomDist[d])
 		}
 		clear(w.maps)
 	}
@@ -186,7 +197,7 @@ func (w *worker) seedStreams() {
 	g.mixRng.seed(s[seedMix], false)
 	g.fileRng.seed(s[seedFile], g.use64)
 	g.offRng.seed(s[seedBlock], g.use64)
-	w.rng.seed(s[seedBlock])
+	g.zoneRng.seed(s[seedZone], false)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
@@ -452,7 +463,7 @@ func (w *worker) pickFile() int {
 		for tries := 0; tries < 1000*n; tries++ {
 			i := int(g.fileRng.scale(uint64(n)))
 			if g.fileDist.n > 0 {
-				i = int(g.fileDist.draw(&g.fdRng))
+				i = int(g.fileDist.draw() >> 10)
 			}
 			if w.usable(i) {
 				g.curFile, g.fileLeft = i, j.FileServiceNR
@@ -813,31 +824,37 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		l := &g.lfsr[fi]
 		b, ok := l.next()
 		if !ok {
-			if !j.TimeBased {
+			if !j.TimeBased && g.fileDist.n == 0 {
 				return 0, 0, false
 			}
 			l.reset()
-			w.wrapped(fi)
+			if j.TimeBased {
+				w.wrapped(fi)
+			}
 			if b, ok = l.next(); !ok {
 				return 0, 0, false
 			}
 		}
 		blk = b
+	case g.zones[d] != nil:
+		blk = g.zones[d].draw(&g.zoneRng, &g.offRng, lastb, align)
 	case g.dists != nil:
-		// The distribution picks a block of the random map's grain.
-		blk = min(g.dists[fi][d].draw(&w.rng)*g.grain/align, lastb-1)
+		blk = g.dists[fi].draw()
 	default:
 		blk = g.offRng.scale(lastb)
 		if m != nil {
 			if m.full() {
-				if !j.TimeBased {
+				if !j.TimeBased && g.fileDist.n == 0 {
 					return 0, 0, false
 				}
-				// time_based: like fio, start the map over within the
-				// same loop (no drain, one runtime span), dropping the
-				// cached pages again, and draw again.
+				// time_based, or files picked by zipf, pareto or normal:
+				// like fio, start the map over within the same loop (no
+				// drain, one runtime span), dropping the cached pages
+				// again (time_based), and draw again.
 				m.reset()
-				w.wrapped(fi)
+				if j.TimeBased {
+					w.wrapped(fi)
+				}
 				blk = g.offRng.scale(lastb)
 			}
 			// As in fio, the map is looked up at the block's index in

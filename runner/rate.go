@@ -79,7 +79,7 @@ func (p *pacer) issued(d stats.Dir, n uint64, now int64) {
 		return
 	}
 	if p.poisson {
-		gap *= -math.Log(uniformPos(&p.rng))
+		gap *= -math.Log((float64(p.rng.next()) + 1) / (1 << 32)) // a draw in (0, 1]
 	}
 	if p.due[d] == 0 {
 		p.due[d] = now

@@ -41,7 +41,6 @@ type worker struct {
 	slatHist        bool
 
 	// Offset state.
-	rng     taus88 // non-uniform offsets (dist.go)
 	fileIdx int
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
