@@ -27,6 +27,8 @@ type jobFile struct {
 	blockDev bool
 	// fillDev marks a file sized by fill_device (filldevice.go).
 	fillDev bool
+	// bufSeeds is how many buffer seeds laying the file out drew.
+	bufSeeds uint64
 }
 
 // realEnd is where the file itself ends: its size when it is open and a
@@ -252,7 +254,10 @@ func makeParents(path string) error {
 // layout creates or extends f to its size. Files a job reads are filled
 // with data, since reading holes measures nothing, and so are the files
 // of an overwrite=1 job; files only written are allocated per fallocate=.
-func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error {
+//
+// fill, unless nil, gives each buffer written its contents and returns
+// the buffer seeds it drew.
+func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64, stop <-chan struct{}) error {
 	fill := j.RW.Reads() || j.Overwrite
 	var pre unix.Stat_t
 	exists := unix.Stat(f.path, &pre) == nil
@@ -277,6 +282,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 		return &setupError{errno: errno(err), fn: "fstat"}
 	}
 	if f.fillDev || (j.Misc.FillDevice && (j.RW.Reads() || j.Overwrite)) {
+		if fillBuf != nil {
+			f.bufSeeds += fillBuf(buf)
+		}
 		return f.layoutFill(fd, j, buf, stop)
 	}
 	// fallocate=native, fio's default, falls back to no preallocation when
@@ -313,6 +321,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}) error
 			return errLayoutStopped
 		}
 		n := min(uint64(len(buf)), f.fileSize-off)
+		if fillBuf != nil {
+			f.bufSeeds += fillBuf(buf[:n])
+		}
 		w, err := unix.Pwrite(fd, buf[:n], int64(off))
 		if err != nil {
 			return &setupError{errno: errno(err), fn: "write"}

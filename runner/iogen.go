@@ -113,7 +113,6 @@ type bsPick struct {
 func (w *worker) initGen() error {
 	j := w.job
 	g := &w.gen
-	g.seeds, g.repeat = jobSeeds(j)
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
 	w.seedStreams()
 	seed := g.seeds[seedBlock]
@@ -278,6 +277,7 @@ func (w *worker) genStartLoop() {
 		// fio re-seeds before each loop under randrepeat: the loop
 		// repeats the first.
 		w.seedStreams()
+		w.bufs.reseed(&g.seeds, g.use64)
 	}
 	g.mixNext = 0
 	clear(g.fileBytes)
@@ -972,8 +972,8 @@ func (w *worker) preRead() error {
 
 // prepareWrite fills a write buffer per the buffer options (buffers.go).
 func (w *worker) prepareWrite(b []byte) {
-	if w.bufs.perWrite {
-		w.bufs.fill(b)
+	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.header || w.vfy.pattern != nil) {
+		w.bufs.fill(b) // a verify header's seed fills the block otherwise
 	}
 }
 

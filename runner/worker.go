@@ -118,6 +118,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	mb := j.MaxBS()
 	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(j))
 	depth := j.IODepth
+	w.gen.seeds, w.gen.repeat = jobSeeds(j) // fio's seed slots (fiorand.go)
 	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {
 		return nil, memError(j, err)
@@ -182,6 +183,9 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	if w.vfy, err = newVerifier(j, w.totalLimit/max(minBS(j), 1)+1); err != nil {
 		w.release()
 		return nil, err
+	}
+	if w.vfy != nil {
+		w.vfy.seeds.seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
 	if w.trace, err = newTracer(w); err != nil {
 		w.release()
