@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
@@ -105,6 +106,37 @@ func TestFioJhash(t *testing.T) {
 		"abcdefghijkl": 0xd855beeb, "abcdefghijklm": 0x59536a0b} {
 		if got := fioJhash([]byte(name)); got != want {
 			t.Errorf("jhash(%q) = %#x, want %#x", name, got, want)
+		}
+	}
+}
+
+// Buffer and verify seeds, and the bytes a seed gives, are fio 3.33's.
+func TestFioBufferSeeds(t *testing.T) {
+	j := &jobspec.Job{RandRepeat: true, RandSeed: 0x89, ThreadNumber: 1}
+	s, _ := jobSeeds(j)
+	var buf, vfy frand
+	buf.seed(s[seedBuf], false)
+	if got := buf.nextSeed(); got != 0x1699a038cc28e035 {
+		t.Errorf("first buffer seed %#x, want 0x1699a038cc28e035", got)
+	}
+	b := make([]byte, 4096)
+	fioFillRandom(b, 0x1699a038cc28e035)
+	want := []byte{0x35, 0xe0, 0x28, 0xcc, 0x38, 0xa0, 0x99, 0x16, 0x6a, 0xc0, 0x51, 0x98, 0x71, 0x40, 0x33, 0x2d}
+	if !bytes.Equal(b[:16], want) {
+		t.Errorf("buffer starts % x, want % x", b[:16], want)
+	}
+	for _, c := range []struct {
+		use64 bool
+		want  []uint64
+	}{
+		{false, []uint64{0x00a4cc01c509543c, 0x88bb0a8cf6db562e, 0x419814f3ac0492d0, 0x187a339a93949434}},
+		{true, []uint64{0x131a7e28a61c4b7a, 0xf4a8c4db4b342411}},
+	} {
+		vfy.seed(s[seedVerify], c.use64)
+		for i, w := range c.want {
+			if got := vfy.nextSeed(); got != w {
+				t.Errorf("use64 %v: verify seed %d = %#x, want %#x", c.use64, i+1, got, w)
+			}
 		}
 	}
 }
