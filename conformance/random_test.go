@@ -123,6 +123,8 @@ write_iolog=c.log
 	{name: "zipf-center-randrw", args: "--rw=randrw --bs=4k --size=2m --filename=long-file-name-over-twelve --random_distribution=zipf:1.1:0.3"},
 	{name: "pareto-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=2m --filename=rngfile --random_distribution=pareto:0.3"},
 	{name: "normal-center-randseed", args: "--rw=randread --bs=4k --size=2m --filename=rngfile --random_distribution=normal:10:0.2 --randseed=5"},
+	{name: "files-filesize", args: "--rw=randread --bs=4k --nrfiles=4 --filesize=64k-256k"},
+	{name: "files-filesize-64", args: "--rw=randrw --bs=2k --nrfiles=3 --filesize=10k-1m --random_generator=tausworthe64"},
 	{name: "files-zipf", args: "--rw=randread --bs=4k --size=4m --nrfiles=8 --file_service_type=zipf"},
 	{name: "files-pareto", args: "--rw=randread --bs=4k --size=4m --nrfiles=8 --file_service_type=pareto"},
 	{name: "files-normal", args: "--rw=randrw --bs=4k --size=4m --nrfiles=8 --file_service_type=normal"},

@@ -92,8 +92,10 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		names = append(names, more...)
 	}
 	files := make([]*jobFile, len(names))
-	var sizeRng taus88
-	sizeRng.seed(j.RandSeed ^ 0xf11e)
+	// filesize=lo-hi draws from fio's file size stream (fiorand.go).
+	var sizeRng frand
+	seeds, _ := jobSeeds(j)
+	sizeRng.seed(seeds[seedFileSize], j.RandomGenerator == jobspec.GenTausworthe64)
 	for i, n := range names {
 		f := &jobFile{path: n, fd: -1}
 		var st unix.Stat_t
@@ -136,7 +138,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		switch {
 		case j.FileSize[1] > j.FileSize[0]:
 			// filesize=lo-hi: a random size per file, in whole blocks.
-			f.fileSize = j.FileSize[0] + sizeRng.below(j.FileSize[1]-j.FileSize[0]+1)
+			f.fileSize = j.FileSize[0] + sizeRng.scale(j.FileSize[1]-j.FileSize[0])
 			f.fileSize -= f.fileSize % max(minBS(j), 1)
 		case j.FileSize[1] > 0:
 			f.fileSize = j.FileSize[0]
