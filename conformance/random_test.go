@@ -96,6 +96,11 @@ var randomCases = []randomCase{
 	{name: "data-loops", args: "--rw=write --bs=4k --size=256k --refill_buffers --loops=2 --randseed=9", fileSize: 1 << 20, data: true},
 	{name: "data-dedupe", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=50", fileSize: 1 << 20, data: true,
 		skip: "dedupe_percentage repeats other buffers than fio's (docs/compat.md)"},
+	{name: "strided", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=256k", fileSize: 1 << 20},
+	{name: "strided-skip", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=128k --zoneskip=128k", fileSize: 1 << 20},
+	{name: "strided-full-zone", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=256k --zonerange=64k --zoneskip=64k", fileSize: 1 << 20},
+	{name: "strided-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=32k --zonerange=128k --zoneskip=64k", fileSize: 1 << 20,
+		skip: "zonemode=strided with bsrange or bssplit draws its offsets otherwise than fio (docs/compat.md)"},
 	{name: "two-jobs", jobFile: `[global]
 filename=F
 bs=4k
