@@ -1,34 +1,39 @@
 package runner
 
-// The I/O generator: for each unit, the worker picks a direction, a file,
-// a block size and an offset, following fio 3.33's options and its
-// observed behaviour:
+// The I/O generator: for each unit, the worker picks a file, a
+// direction, an offset and a block size, in that order and with fio
+// 3.33's random streams (fiorand.go), so that a seeded job issues fio's
+// I/O (observed with write_iolog):
 //
-//   - Directions: rwmixread for mixed patterns; trimwrite and
-//     randtrimwrite trim a block, then write the same block (the write does
-//     not count toward size, so the job moves twice its size).
-//   - Block sizes: bs, bsrange (a random multiple of the smallest size,
-//     any size with bs_unaligned), bssplit (by percentage; entries without
-//     one share what is left); with bs_is_seq_rand the read size serves
-//     sequential I/O and the write size random I/O. A size that does not
-//     fit what is left is drawn again, then the smallest size is used.
+//   - Directions: rwmixread for mixed patterns, a draw in [1, 100] before
+//     almost every I/O; trimwrite and randtrimwrite trim a block, then
+//     write the same block (the write does not count toward size, so the
+//     job moves twice its size).
+//   - Block sizes: bs, bsrange (the smallest size plus a draw scaled to
+//     the largest, rounded down to a multiple of the smallest; any size
+//     with bs_unaligned), bssplit (by ascending percentage; entries
+//     without one share what is left); with bs_is_seq_rand the read size
+//     serves sequential I/O and the write size random I/O. A size that
+//     does not fit before the end of the file is drawn again.
 //   - Sequential offsets advance per file and direction, skipping the
 //     rw=read:N bytes (a negative N reads backwards) and wrapping at the
 //     end of the file's region; the bytes issued to a file end it.
-//   - Random offsets are aligned to blockalign (the block size by
-//     default). Without norandommap every block is used once per loop (a
-//     bitmap); random_generator=lfsr walks every block once in a scrambled
-//     order without a map; tausworthe64 draws from a 64-bit generator.
-//     rw=randread:N issues N I/Os per random offset, following it
-//     sequentially or, with rw_sequencer=identical, at the same offset;
-//     percentage_random makes the rest of the I/Os sequential.
-//     random_distribution other than random (zipf, pareto, normal, zoned,
-//     zoned_abs; dist.go) draws the blocks without the map, as fio does;
-//     its sequences differ from fio's, its shape does not.
+//   - Random offsets are blocks of blockalign bytes (the block size by
+//     default), the offset stream's draw scaled to their number. Without
+//     norandommap a used block gives way to the next free one and an I/O
+//     is cut where a used block starts; the map running out ends the
+//     file. random_generator=lfsr walks every block once without a map;
+//     tausworthe64 draws from 64-bit streams. rw=randread:N issues N I/Os
+//     per decision, following it sequentially or, with
+//     rw_sequencer=identical, at the same offset; percentage_random makes
+//     the rest of the decisions sequential. random_distribution other
+//     than random (zipf, pareto, normal, zoned, zoned_abs; dist.go) draws
+//     the blocks without the map, as fio does.
 //   - rate, rate_iops and thinktime pace the I/Os (rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
 //     openfiles open; file_service_type picks the next: roundrobin[:N]
-//     (N I/Os each), sequential (one file until done) or random.
+//     (N I/Os each), sequential (one file until done), random[:N] (a draw
+//     every N I/Os) or zipf, pareto and normal.
 //   - fsync=N and fdatasync=N sync the file after every N writes, and
 //     sync_file_range=FLAGS:N does its call, as a unit of its own.
 //
