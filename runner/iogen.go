@@ -690,7 +690,9 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 			// Past the end of the region only (size below the file's),
 			// or where the smallest block does not fit, the file is done.
 			if seqAt < f.size {
-				bs = w.blockSize(d, false, min(room, f.size-seqAt))
+				// As in fio, the length must fit in the file; the bytes
+				// left to do do not cut it.
+				bs = w.blockSize(d, false, f.size-seqAt)
 			}
 			if bs == 0 {
 				g.seqLeft = 0
