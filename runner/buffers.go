@@ -80,6 +80,7 @@ type bufState struct {
 
 	rng      frand // dedupe draws
 	bufRng   frand // buffer seeds
+	prev     frand // bufRng before the last new buffer's draw (dedupe)
 	minBS    int   // the smallest write block (compression chunks)
 	fioFills bool  // fio fills the buffers when the job starts
 	seedBase uint64
@@ -208,7 +209,7 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, us
 	b.pattern = j.BufferPattern
 	b.compress = j.BufferCompressPercentage
 	b.chunk = j.BufferCompressChunk
-	if b.chunk <= 0 {
+	if b.chunk < 0 {
 		b.chunk = 512
 	}
 	b.dedupe = j.DedupePercentage
@@ -238,6 +239,7 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, us
 // reseed seeds the buffer streams from the job's seed slots.
 func (b *bufState) reseed(seeds *[nSeeds]uint64, use64 bool) {
 	b.bufRng.seed(seeds[seedBuf], use64)
+	b.prev = b.bufRng
 	b.rng.seed(seeds[seedDedupe], false)
 }
 
@@ -253,7 +255,7 @@ func (b *bufState) seedsFor(n uint64) uint64 {
 	switch {
 	case b.zeros || b.pattern != nil && b.compress == 0:
 		return 0
-	case b.compress > 0:
+	case b.compress > 0 || b.dedupe > 0:
 		k := uint64(0)
 		for left := int(n); left > 0; k++ {
 			left -= b.chunkLen(left)
@@ -277,15 +279,19 @@ func (b *bufState) chunkLen(left int) int {
 // first fill, a refill): zeros or the pattern without a draw; otherwise
 // fio's random bytes from a new seed, per compression chunk when
 // compressing, the rest of each chunk zeros (or the pattern).
-func (b *bufState) fresh(buf []byte) {
+func (b *bufState) fresh(buf []byte) { b.freshFrom(buf, &b.bufRng) }
+
+// freshFrom is fresh drawing its seeds from r.
+func (b *bufState) freshFrom(buf []byte, r *frand) {
 	switch {
 	case b.zeros:
 		clear(buf)
-	case b.compress > 0:
+	case b.compress > 0 || b.dedupe > 0:
+		// As in fio, per chunk (also with dedupe_percentage).
 		for off := 0; off < len(buf); {
 			c := buf[off : off+b.chunkLen(len(buf)-off)]
 			keep := len(c) * (100 - b.compress) / 100
-			fioFillRandom(c[:keep], b.bufRng.nextSeed())
+			fioFillRandom(c[:keep], r.nextSeed())
 			if b.pattern != nil {
 				fillPattern(c[keep:], b.pattern)
 			} else {
@@ -296,7 +302,7 @@ func (b *bufState) fresh(buf []byte) {
 	case b.pattern != nil:
 		fillPattern(buf, b.pattern)
 	default:
-		seed := b.bufRng.nextSeed()
+		seed := r.nextSeed()
 		b.lastSeed, b.have = seed, true
 		fioFillRandom(buf, seed)
 	}
@@ -357,7 +363,32 @@ func (b *bufState) fill(buf []byte) {
 		scramble(buf, b.count)
 		return
 	}
-	if b.dedupe > 0 && b.rng.between(1, 100) <= uint64(b.dedupe) {
+	hit := b.dedupe > 0 && b.rng.between(1, 100) <= uint64(b.dedupe)
+	if b.dedupe > 0 && b.working == 0 {
+		// dedupe_mode=repeat as observed in fio 3.33: a repeated buffer
+		// draws from the buffer stream as it was before the last new
+		// buffer drew, so it repeats that buffer; a new one keeps that
+		// state and draws anew.
+		if hit && b.dedupe == 100 {
+			// Observed: every chunk repeats the same one.
+			for off := 0; off < len(buf); {
+				c := buf[off : off+b.chunkLen(len(buf)-off)]
+				r := b.prev
+				b.freshFrom(c, &r)
+				off += len(c)
+			}
+			return
+		}
+		if hit {
+			r := b.prev
+			b.freshFrom(buf, &r)
+			return
+		}
+		b.prev = b.bufRng
+		b.fresh(buf)
+		return
+	}
+	if hit {
 		seed := b.lastSeed
 		switch {
 		case b.working > 0:
