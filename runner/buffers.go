@@ -128,8 +128,18 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 	} else if w.bufs.fioFills {
 		// fio fills the buffers here; gofio need not (each write fills
 		// its own), but draws their seeds as fio does.
-		for range depth {
-			w.bufs.skipSeeds(w.bufs.seedsFor(size))
+		n := size
+		for i := range depth {
+			if i > 0 && w.bufs.dedupe > 0 && w.bufs.working == 0 {
+				// Observed in fio 3.33: with dedupe_percentage, the
+				// first fills after the first take the dedupe draw of
+				// a write, a repeat drawing no seed.
+				if w.bufs.rng.between(1, 100) <= uint64(w.bufs.dedupe) {
+					continue
+				}
+				w.bufs.prev = w.bufs.bufRng
+			}
+			w.bufs.skipSeeds(w.bufs.seedsFor(n))
 		}
 	}
 	return mem, per, nil
