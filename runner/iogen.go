@@ -686,7 +686,7 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 	}
 	if seq {
-		if f.offset+seqAt < f.realEnd() {
+		if seqAt < f.size || f.offset+seqAt < f.realEnd() { // no fstat inside the region
 			// Past the end of the region only (size below the file's),
 			// or where the smallest block does not fit, the file is done.
 			if seqAt < f.size {
