@@ -69,6 +69,7 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 	}
 	j.GroupID = b.group
 	b.plan.Jobs = append(b.plan.Jobs, j)
+	j.ThreadNumber = len(b.plan.Jobs)
 	b.origins = append(b.origins, j)
 	n := j.NumJobs
 	if n == 0 {
@@ -85,6 +86,7 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 		c.JobNum = k
 		c.Stonewall, c.NewGroup = false, false
 		b.plan.Jobs = append(b.plan.Jobs, c)
+		c.ThreadNumber = len(b.plan.Jobs)
 	}
 	return nil
 }

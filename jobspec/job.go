@@ -70,6 +70,10 @@ type Job struct {
 	// numjobs-1 down to 1 for the clones, in creation order.
 	JobNum  int
 	GroupID int
+	// ThreadNumber is fio's thread_number: the job's place in the run,
+	// counted from 1, a job's clones right after it. fio's random seeds
+	// depend on it.
+	ThreadNumber int
 
 	// Options are the options explicitly set for the job, canonical name
 	// and raw value, in fio's order (JSON "job options").
@@ -106,6 +110,7 @@ type Job struct {
 
 	RandRepeat  bool
 	RandSeed    uint64
+	RandSeedSet bool // randseed was given (it turns randrepeat off once the job is added)
 	NoRandomMap bool
 
 	Runtime    uint64 // µs

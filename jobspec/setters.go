@@ -448,7 +448,7 @@ func setRandSeed(j *Job, value string) error {
 		return err
 	}
 	j.RandSeed = uint64(v.plain())
-	j.RandRepeat = true
+	j.RandSeedSet = true
 	return nil
 }
 

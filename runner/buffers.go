@@ -41,7 +41,16 @@ package runner
 //	                            changed, which defeats naive dedupe
 //
 // Contents are generated from seeds (a buffer to repeat is regenerated
-// from its seed), so nothing is kept or allocated per write.
+// from its seed), so nothing is kept or allocated per write. The seeds
+// and the bytes are fio 3.33's (observed): each fill draws a seed from
+// the job's buffer stream (fiorand.go) and expands it four 64-bit lanes
+// at a time. The buffer stream's draws follow fio's: the files laid out
+// with data (one seed per largest write block), then one seed per unit
+// when the job starts (drawn even where gofio need not fill, so that the
+// writes' seeds are fio's), then one per refilled write (per chunk when
+// compressing). scramble_buffers puts the clock into fio's buffers, so
+// their bytes cannot be fio's; dedupe_percentage's repeated buffers are
+// not drawn as fio draws them.
 
 import (
 	"encoding/binary"
@@ -69,7 +78,11 @@ type bufState struct {
 	working  uint64
 	global   bool
 
-	rng      taus88
+	rng      frand // dedupe draws
+	bufRng   frand // buffer seeds
+	prev     frand // bufRng before the last new buffer's draw (dedupe)
+	minBS    int   // the smallest write block (compression chunks)
+	fioFills bool  // fio fills the buffers when the job starts
 	seedBase uint64
 	lastSeed uint64
 	have     bool
@@ -106,9 +119,28 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 		skip := (align - base%align) % align
 		mem = mem[skip : skip+per*uint64(depth)]
 	}
-	w.bufs.init(j, w.regionBytes/max(minBS(j), 1))
+	w.bufs.init(j, w.regionBytes/max(minBS(j), 1), &w.gen.seeds, j.RandomGenerator == jobspec.GenTausworthe64)
+	for _, f := range w.files {
+		w.bufs.skipSeeds(f.bufSeeds) // drawn laying the files out
+	}
 	if w.bufs.needsFill(j) {
 		w.bufs.pending, w.bufs.per = mem, per
+	} else if w.bufs.fioFills {
+		// fio fills the buffers here; gofio need not (each write fills
+		// its own), but draws their seeds as fio does.
+		n := size
+		for i := range depth {
+			if i > 0 && w.bufs.dedupe > 0 && w.bufs.working == 0 {
+				// Observed in fio 3.33: with dedupe_percentage, the
+				// first fills after the first take the dedupe draw of
+				// a write, a repeat drawing no seed.
+				if w.bufs.rng.between(1, 100) <= uint64(w.bufs.dedupe) {
+					continue
+				}
+				w.bufs.prev = w.bufs.bufRng
+			}
+			w.bufs.skipSeeds(w.bufs.seedsFor(n))
+		}
 	}
 	return mem, per, nil
 }
@@ -181,12 +213,13 @@ func memError(j *jobspec.Job, err error) error {
 }
 
 // init reads the buffer options of j; blocks is the number of blocks of
-// the job's files (the dedupe working set is a share of them).
-func (b *bufState) init(j *jobspec.Job, blocks uint64) {
+// the job's files (the dedupe working set is a share of them); seeds are
+// the job's seed slots.
+func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, use64 bool) {
 	b.pattern = j.BufferPattern
 	b.compress = j.BufferCompressPercentage
 	b.chunk = j.BufferCompressChunk
-	if b.chunk <= 0 {
+	if b.chunk < 0 {
 		b.chunk = 512
 	}
 	b.dedupe = j.DedupePercentage
@@ -195,8 +228,14 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64) {
 	if j.ZeroBuffers {
 		b.zeros, b.refill, b.compress, b.dedupe = true, false, 0, 0
 	}
+	if b.compress >= 100 {
+		// As in fio: all zeros.
+		b.zeros, b.refill, b.compress = true, false, 0
+	}
 	b.perWrite = b.refill || b.scramble
-	b.rng.seed(j.RandSeed ^ 0x77)
+	b.minBS = int(j.BS[1])
+	b.fioFills = (j.RW.Writes() || len(j.ReadIolog) > 0) && !b.zeros && (b.pattern == nil || b.compress > 0)
+	b.reseed(seeds, use64)
 	b.seedBase = j.RandSeed ^ uint64(j.JobNum)<<32
 	if j.DedupeMode == jobspec.DedupeWorkingSet && b.dedupe > 0 {
 		b.working = max(1, blocks*uint64(j.DedupeWorkingSetPct)/100)
@@ -204,6 +243,78 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64) {
 		if b.global {
 			b.seedBase = 0x5eed
 		}
+	}
+}
+
+// reseed seeds the buffer streams from the job's seed slots.
+func (b *bufState) reseed(seeds *[nSeeds]uint64, use64 bool) {
+	b.bufRng.seed(seeds[seedBuf], use64)
+	b.prev = b.bufRng
+	b.rng.seed(seeds[seedDedupe], false)
+}
+
+// skipSeeds draws n buffer seeds and drops them.
+func (b *bufState) skipSeeds(n uint64) {
+	for range n {
+		b.bufRng.nextSeed()
+	}
+}
+
+// seedsFor is how many seeds a fresh fill of n bytes draws.
+func (b *bufState) seedsFor(n uint64) uint64 {
+	switch {
+	case b.zeros || b.pattern != nil && b.compress == 0:
+		return 0
+	case b.compress > 0 || b.dedupe > 0:
+		k := uint64(0)
+		for left := int(n); left > 0; k++ {
+			left -= b.chunkLen(left)
+		}
+		return k
+	}
+	return 1
+}
+
+// chunkLen is the length of the next compression chunk with left bytes
+// to go: the smallest write block, capped by buffer_compress_chunk.
+func (b *bufState) chunkLen(left int) int {
+	c := min(max(b.minBS, 1), left)
+	if b.chunk > 0 {
+		c = min(c, b.chunk)
+	}
+	return c
+}
+
+// fresh fills buf as fio fills a buffer anew (laying out a file, the
+// first fill, a refill): zeros or the pattern without a draw; otherwise
+// fio's random bytes from a new seed, per compression chunk when
+// compressing, the rest of each chunk zeros (or the pattern).
+func (b *bufState) fresh(buf []byte) { b.freshFrom(buf, &b.bufRng) }
+
+// freshFrom is fresh drawing its seeds from r.
+func (b *bufState) freshFrom(buf []byte, r *frand) {
+	switch {
+	case b.zeros:
+		clear(buf)
+	case b.compress > 0 || b.dedupe > 0:
+		// As in fio, per chunk (also with dedupe_percentage).
+		for off := 0; off < len(buf); {
+			c := buf[off : off+b.chunkLen(len(buf)-off)]
+			keep := len(c) * (100 - b.compress) / 100
+			fioFillRandom(c[:keep], r.nextSeed())
+			if b.pattern != nil {
+				fillPattern(c[keep:], b.pattern)
+			} else {
+				clear(c[keep:])
+			}
+			off += len(c)
+		}
+	case b.pattern != nil:
+		fillPattern(buf, b.pattern)
+	default:
+		seed := r.nextSeed()
+		b.lastSeed, b.have = seed, true
+		fioFillRandom(buf, seed)
 	}
 }
 
@@ -251,7 +362,7 @@ func (b *bufState) initial(u []byte, off uint64) {
 	case b.zeros:
 		clear(u)
 	default:
-		fillRandom(u, b.seedBase+off)
+		b.fresh(u)
 	}
 }
 
@@ -262,28 +373,56 @@ func (b *bufState) fill(buf []byte) {
 		scramble(buf, b.count)
 		return
 	}
-	seed := b.seedBase + b.count*0x9e3779b97f4a7c15
-	if b.dedupe > 0 && int(b.rng.below(100)) < b.dedupe {
+	hit := b.dedupe > 0 && b.rng.between(1, 100) <= uint64(b.dedupe)
+	if b.dedupe > 0 && b.working == 0 {
+		// dedupe_mode=repeat as observed in fio 3.33: a repeated buffer
+		// draws from the buffer stream as it was before the last new
+		// buffer drew, so it repeats that buffer; a new one keeps that
+		// state and draws anew.
+		if hit && b.dedupe == 100 {
+			// Observed: every chunk repeats the same one.
+			for off := 0; off < len(buf); {
+				c := buf[off : off+b.chunkLen(len(buf)-off)]
+				r := b.prev
+				b.freshFrom(c, &r)
+				off += len(c)
+			}
+			return
+		}
+		if hit {
+			r := b.prev
+			b.freshFrom(buf, &r)
+			return
+		}
+		b.prev = b.bufRng
+		b.fresh(buf)
+		return
+	}
+	if hit {
+		seed := b.lastSeed
 		switch {
 		case b.working > 0:
-			seed = b.seedBase ^ (b.rng.below(b.working)+1)*0xd6e8feb86659fd93
-		case b.have:
-			seed = b.lastSeed
+			seed = b.seedBase ^ (b.rng.between(1, b.working))*0xd6e8feb86659fd93
+		case !b.have:
+			seed = b.bufRng.nextSeed()
 		}
-	}
-	b.lastSeed, b.have = seed, true
-	fillRandom(buf, seed)
-	if b.compress > 0 {
-		for off := 0; off < len(buf); off += b.chunk {
-			c := buf[off:min(off+b.chunk, len(buf))]
-			keep := len(c) * (100 - b.compress) / 100
-			if b.pattern != nil {
-				fillPattern(c[keep:], b.pattern)
-			} else {
-				clear(c[keep:])
+		b.lastSeed, b.have = seed, true
+		fioFillRandom(buf, seed)
+		if b.compress > 0 {
+			for off := 0; off < len(buf); {
+				c := buf[off : off+b.chunkLen(len(buf)-off)]
+				keep := len(c) * (100 - b.compress) / 100
+				if b.pattern != nil {
+					fillPattern(c[keep:], b.pattern)
+				} else {
+					clear(c[keep:])
+				}
+				off += len(c)
 			}
 		}
+		return
 	}
+	b.fresh(buf)
 }
 
 // fillPattern repeats p over b.
@@ -303,30 +442,39 @@ func fillPatternAt(b, p []byte, off uint64) {
 	fillPattern(b[n:], p)
 }
 
-// fillRandom fills b with reproducible pseudo-random bytes, so written
-// data does not compress or deduplicate away. It writes a 64-bit word at
-// a time (SplitMix64), several GB/s, so even an iodepth × bs of
-// gigabytes fills in a fraction of a second.
-func fillRandom(b []byte, seed uint64) {
-	x := seed ^ 0x5a5a5a5a5a5a5a5a
+// fioFillRandom fills b with fio's random bytes for seed: four 64-bit
+// lanes start at seed times 1, 2, 3 and 5 and are written in turn, each
+// multiplied by goldenRatio64 after every round of four; the last
+// len mod 32 bytes continue from the first lane alone, one multiplication
+// per word, a last partial word taking the leading bytes of the next
+// value (little-endian). A word at a time, several GB/s, so even an
+// iodepth × bs of gigabytes fills in a fraction of a second.
+func fioFillRandom(b []byte, seed uint64) {
+	s0, s1, s2, s3 := seed, seed*2, seed*3, seed*5
 	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		binary.LittleEndian.PutUint64(b[i:], s0)
+		binary.LittleEndian.PutUint64(b[i+8:], s1)
+		binary.LittleEndian.PutUint64(b[i+16:], s2)
+		binary.LittleEndian.PutUint64(b[i+24:], s3)
+		s0 *= goldenRatio64
+		s1 *= goldenRatio64
+		s2 *= goldenRatio64
+		s3 *= goldenRatio64
+	}
 	for ; i+8 <= len(b); i += 8 {
-		x += 0x9e3779b97f4a7c15
-		binary.LittleEndian.PutUint64(b[i:], splitMix(x))
+		binary.LittleEndian.PutUint64(b[i:], s0)
+		s0 *= goldenRatio64
 	}
 	if i < len(b) {
 		var t [8]byte
-		binary.LittleEndian.PutUint64(t[:], splitMix(x+0x9e3779b97f4a7c15))
+		binary.LittleEndian.PutUint64(t[:], s0)
 		copy(b[i:], t[:])
 	}
 }
 
-// splitMix is SplitMix64's output function of its state z.
-func splitMix(z uint64) uint64 {
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+// fillRandom fills b with fio's random bytes for seed (fioFillRandom).
+func fillRandom(b []byte, seed uint64) { fioFillRandom(b, seed) }
 
 // scramble changes 8 bytes of every 512 of b with a write counter.
 func scramble(b []byte, n uint64) {

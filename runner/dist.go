@@ -1,202 +1,231 @@
 package runner
 
-// Non-uniform random offsets (random_distribution). A distDraw picks a
-// block index in [0, n): zipf and pareto draw a popularity rank, normal a
-// Gaussian value; ranks are spread over the range by a fixed permutation,
-// so hot blocks are scattered through the file as in fio, unless a center
-// is given, which puts the most likely block there. zoned picks a zone by
-// its access share, then a block uniformly inside it. The exact sequences
-// differ from fio's; the shape of the distribution (the share of the
-// accesses the hottest blocks get) follows the same parameters.
-//
-// Zipf ranks use the method of Gray et al. ("Quickly generating
-// billion-record synthetic databases", SIGMOD 1994); pareto ranks follow
-// the power law in which a fraction h of the ranks gets 1-h of the
-// accesses. Nothing here allocates per draw.
+// Non-uniform random offsets (random_distribution) and file choices
+// (file_service_type=zipf|pareto|normal), drawn as fio 3.33 draws them
+// (observed): each file has a picker with a 32-bit stream of its own,
+// seeded from a hash of the file's name times the job's thread number
+// (from the offset seed without randrepeat). zipf and pareto draw a
+// popularity rank, normal averages twelve draws; the rank is spread over
+// the range by a multiplicative hash and shifted by a drawn (or, with a
+// center, a given) offset. zoned and zoned_abs pick a zone by its access
+// share from a job-wide stream, then a block uniformly in it from the
+// offset stream. Nothing here allocates per draw.
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/gofio/gofio/jobspec"
 )
 
-// distDraw draws block indexes for one file and direction.
+// goldenRatio64 is the multiplier fio spreads ranks with.
+const goldenRatio64 = 0x61C8864680B583EB
+
+// distDraw draws values in [0, n) for one file.
 type distDraw struct {
-	kind jobspec.DistKind
-	n    uint64
+	kind    jobspec.DistKind
+	n       uint64
+	hash    bool // spread ranks (offsets; not files)
+	rng     taus88
+	randOff uint64
 
 	// zipf
 	theta, zetan, eta, alpha, half float64
 	// pareto: rank fraction = u^pow
 	pow float64
-	// normal: σ in blocks
-	sigma float64
-	// center: rank 0 lands on block shift (center set) and ranks are not
-	// scattered; otherwise perm scatters them.
-	center    bool
-	shift     uint64
-	perm      uint64
-	permShift uint64
-
-	zones []zoneRange
+	// normal
+	stddev uint64
 }
 
-// zoneRange is one zone: accesses below upTo (out of 1<<32) go to
-// blocks [start, start+blocks).
-type zoneRange struct {
-	upTo          uint64
-	start, blocks uint64
-}
-
-// zipfExact is how many terms of the zeta sum are added one by one; the
-// rest is the integral's value.
-const zipfExact = 10_000_000
-
-// newDistDraw prepares draws of dist over n blocks of grain bytes; the
-// zero distDraw (kind random) means uniform.
-func newDistDraw(dist jobspec.Distribution, n, grain uint64, seed uint64) distDraw {
-	g := distDraw{kind: dist.Kind, n: n}
+// newDistDraw prepares draws of dist (zipf, pareto or normal) over n
+// values with the picker's seed; hash spreads the ranks as fio does for
+// offsets. The zero distDraw (kind random) means none.
+func newDistDraw(dist jobspec.Distribution, n uint64, seed uint32, hash bool) distDraw {
+	g := distDraw{kind: dist.Kind, n: n, hash: hash}
 	if n == 0 {
 		g.kind = jobspec.DistRandom
 		return g
 	}
-	if dist.HasCenter {
-		g.center = true
-		g.shift = uint64(dist.Center*float64(n)) % n
-	}
-	// An odd multiplier coprime to n permutes [0, n).
-	g.perm = (0x9e3779b97f4a7c15 | 1) % n
-	for n > 1 && gcd(g.perm, n) != 1 {
-		g.perm = (g.perm + 1) % n
-	}
-	g.permShift = (seed * 0x2545f4914f6cdd1d) % n
+	g.rng.seed(uint64(seed))
 	switch dist.Kind {
-	case jobspec.DistZipf:
+	case jobspec.DistZipf, jobspec.DistPareto:
+		g.randOff = uint64(g.rng.next())
+		if dist.HasCenter {
+			g.randOff = uint64(float64(n) * dist.Center)
+		}
+		if dist.Kind == jobspec.DistPareto {
+			h := dist.Param
+			if h == 0 {
+				h = 0.2
+			}
+			g.pow = math.Log(h) / math.Log(1-h)
+			break
+		}
 		g.theta = dist.Param
-		g.zetan = zeta(n, g.theta)
-		zeta2 := zeta(2, g.theta)
+		if g.theta == 0 {
+			g.theta = 1.1
+		}
+		zeta2 := math.Pow(1, g.theta) + math.Pow(0.5, g.theta)
+		for i := uint64(1); i <= min(n, 10_000_000); i++ {
+			g.zetan += math.Pow(1/float64(i), g.theta)
+		}
 		g.alpha = 1 / (1 - g.theta)
 		g.eta = (1 - math.Pow(2/float64(n), 1-g.theta)) / (1 - zeta2/g.zetan)
 		g.half = 1 + math.Pow(0.5, g.theta)
-	case jobspec.DistPareto:
-		h := dist.Param
-		g.pow = math.Log(h) / math.Log(1-h)
 	case jobspec.DistNormal:
-		dev := dist.Param
-		if dev == 0 {
-			dev = 6 // fio's default spread, measured
+		if dist.Param > 0 {
+			g.stddev = min(uint64(math.Ceil(float64(n)*dist.Param/100)), n/2)
 		}
-		g.sigma = dev / 100 * float64(n)
-		if !dist.HasCenter {
-			g.shift = n / 2
+		if dist.HasCenter {
+			g.randOff = uint64(uint32(int64(float64(n) * (dist.Center - 0.5))))
 		}
-	case jobspec.DistZoned, jobspec.DistZonedAbs:
-		var acc, start uint64
-		for _, z := range dist.Zones {
-			size := z.Bytes / max(grain, 1)
-			if dist.Kind == jobspec.DistZoned {
-				size = n * uint64(z.Size) / 100
-			}
-			size = min(size, n-min(start, n))
-			acc += uint64(z.Access) << 32 / 100
-			if size > 0 {
-				g.zones = append(g.zones, zoneRange{upTo: acc, start: start, blocks: size})
-			}
-			start += size
-		}
-		if len(g.zones) == 0 {
-			g.kind = jobspec.DistRandom
-		} else {
-			g.zones[len(g.zones)-1].upTo = 1 << 32
-		}
+	default:
+		g.kind = jobspec.DistRandom
 	}
 	return g
 }
 
-func gcd(a, b uint64) uint64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-// zeta is the sum of 1/i^theta for i in 1..n.
-func zeta(n uint64, theta float64) float64 {
-	m := min(n, zipfExact)
-	var s float64
-	for i := uint64(1); i <= m; i++ {
-		s += math.Pow(float64(i), -theta)
-	}
-	if n > m {
-		// ∫ x^-θ dx from m to n.
-		s += (math.Pow(float64(n), 1-theta) - math.Pow(float64(m), 1-theta)) / (1 - theta)
-	}
-	return s
-}
-
-// uniform returns a float in [0, 1).
-func uniform(r *taus88) float64 { return float64(r.next()) / (1 << 32) }
-
-// uniformPos returns a float in (0, 1].
-func uniformPos(r *taus88) float64 { return (float64(r.next()) + 1) / (1 << 32) }
-
-// draw returns a block index in [0, n).
-func (g *distDraw) draw(r *taus88) uint64 {
+// draw returns the next value in [0, n).
+func (g *distDraw) draw() uint64 {
+	var v uint64
 	switch g.kind {
 	case jobspec.DistZipf:
-		u := uniform(r)
-		uz := u * g.zetan
-		var rank uint64
+		u := float64(g.rng.next()) / float64(math.MaxUint32)
+		z := u * g.zetan
 		switch {
-		case uz < 1:
-			rank = 0
-		case uz < g.half:
-			rank = 1
+		case z < 1:
+			v = 1
+		case z < g.half:
+			v = 2
 		default:
-			rank = uint64(float64(g.n) * math.Pow(g.eta*u-g.eta+1, g.alpha))
+			v = 1 + uint64(float64(g.n)*math.Pow(g.eta*u-g.eta+1, g.alpha))
 		}
-		return g.place(min(rank, g.n-1))
+		v--
 	case jobspec.DistPareto:
-		rank := uint64(float64(g.n) * math.Pow(uniform(r), g.pow))
-		return g.place(min(rank, g.n-1))
+		u := float64(g.rng.next()) / float64(math.MaxUint32)
+		v = uint64(float64(g.n-1) * math.Pow(u, g.pow))
 	case jobspec.DistNormal:
-		for tries := 0; tries < 16; tries++ {
-			// Box–Muller.
-			z := math.Sqrt(-2*math.Log(uniformPos(r))) * math.Cos(2*math.Pi*uniform(r))
-			v := float64(g.shift) + z*g.sigma
-			if v >= 0 && v < float64(g.n) {
-				return g.spread(uint64(v))
-			}
+		var sum uint64
+		for range 12 {
+			sum += uint64(g.rng.next()) % (g.n + 1)
 		}
-		return g.spread(g.shift)
-	case jobspec.DistZoned, jobspec.DistZonedAbs:
-		u := uint64(r.next())
-		for _, z := range g.zones {
-			if u < z.upTo {
-				return z.start + r.below(z.blocks)
+		sum = (sum + 11) / 12
+		if g.stddev > 0 {
+			r := float64(g.rng.next()) / 4294967296.0
+			dev := int64(float64(g.stddev)*r) - int64(g.stddev/2)
+			for sum+uint64(dev) >= g.n {
+				dev /= 2
 			}
+			sum += uint64(dev)
 		}
-		z := g.zones[len(g.zones)-1]
-		return z.start + r.below(z.blocks)
+		v = sum
+	default:
+		return 0
 	}
-	return r.below(g.n)
+	if g.hash {
+		v *= goldenRatio64
+	}
+	return (v + g.randOff) % g.n
 }
 
-// place maps a popularity rank to a block: from the center, or scattered.
-func (g *distDraw) place(rank uint64) uint64 {
-	if g.center {
-		return (rank + g.shift) % g.n
-	}
-	return g.spread(rank)
+// zoneTable is a zoned or zoned_abs distribution: for each access
+// percentile 1..100, the zone it goes to.
+type zoneTable struct {
+	abs bool
+	// In percent of the range (zoned) or bytes (zoned_abs).
+	start, size [100]uint64
 }
 
-// spread permutes [0, n) so that neighbouring values land apart, as fio
-// scatters its hot blocks; with a center given, values stay in place.
-func (g *distDraw) spread(v uint64) uint64 {
-	if g.center {
-		return v
+// newZoneTable lays out dist's zones; nil when it has none.
+func newZoneTable(dist jobspec.Distribution) *zoneTable {
+	if len(dist.Zones) == 0 {
+		return nil
 	}
-	hi, lo := bits.Mul64(v, g.perm)
-	return (bits.Rem64(hi, lo, g.n) + g.permShift) % g.n
+	t := &zoneTable{abs: dist.Kind == jobspec.DistZonedAbs}
+	i := 0
+	var at uint64
+	for _, z := range dist.Zones {
+		size := uint64(z.Size)
+		if t.abs {
+			size = z.Bytes
+		}
+		for k := 0; k < z.Access && i < 100; k++ {
+			t.start[i], t.size[i] = at, size
+			i++
+		}
+		at += size
+	}
+	for ; i < 100 && i > 0; i++ {
+		t.start[i], t.size[i] = t.start[i-1], t.size[i-1]
+	}
+	return t
+}
+
+// draw picks a block among lastb blocks of align bytes: a zone by a draw
+// in [1, 100] from zr, then a block in it from off.
+func (t *zoneTable) draw(zr, off *frand, lastb, align uint64) uint64 {
+	i := zr.between(1, 100) - 1
+	var start, span uint64
+	if t.abs {
+		start, span = t.start[i]/align, t.size[i]/align
+	} else {
+		start, span = t.start[i]*lastb/100, lastb*t.size[i]/100
+	}
+	return start + off.scale(span)
+}
+
+// fioJhash is fio's hash of a file name (Jenkins' lookup3 as fio 3.33
+// computes it: the 12-byte blocks before the last add one byte per word).
+func fioJhash(k []byte) uint32 {
+	rol := func(x uint32, n uint) uint32 { return x<<n | x>>(32-n) }
+	a := uint32(0x61C88647) + uint32(len(k))
+	b, c := a, a
+	if len(k) == 0 {
+		return c
+	}
+	for len(k) > 12 {
+		a += uint32(k[0])
+		b += uint32(k[4])
+		c += uint32(k[8])
+		a -= c
+		a ^= rol(c, 4)
+		c += b
+		b -= a
+		b ^= rol(a, 6)
+		a += c
+		c -= b
+		c ^= rol(b, 8)
+		b += a
+		a -= c
+		a ^= rol(c, 16)
+		c += b
+		b -= a
+		b ^= rol(a, 19)
+		a += c
+		c -= b
+		c ^= rol(b, 4)
+		b += a
+		k = k[12:]
+	}
+	var w [3]uint32
+	for i, x := range k {
+		w[i/4] += uint32(x) << (8 * (i % 4))
+	}
+	a += w[0]
+	b += w[1]
+	c += w[2]
+	c ^= b
+	c -= rol(b, 14)
+	a ^= c
+	a -= rol(c, 11)
+	b ^= a
+	b -= rol(a, 25)
+	c ^= b
+	c -= rol(b, 16)
+	a ^= c
+	a -= rol(c, 4)
+	b ^= a
+	b -= rol(a, 14)
+	c ^= b
+	c -= rol(b, 24)
+	return c
 }

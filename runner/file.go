@@ -36,6 +36,18 @@ type jobFile struct {
 	// existing file); fio 3.33 then counts a region of negative length,
 	// which passes its range check and fails its cache invalidation.
 	past bool
+	// bufSeeds is how many buffer seeds laying the file out drew.
+	bufSeeds uint64
+}
+
+// realEnd is where the file itself ends: its size when it is open and a
+// regular file, else the end of its region.
+func (f *jobFile) realEnd() uint64 {
+	var st unix.Stat_t
+	if f.fd >= 0 && !f.blockDev && unix.Fstat(f.fd, &st) == nil && st.Size > 0 {
+		return uint64(st.Size)
+	}
+	return f.offset + f.size
 }
 
 // setupError is a job that failed before its I/O started. fio reports it
@@ -92,8 +104,10 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		names = append(names, more...)
 	}
 	files := make([]*jobFile, len(names))
-	var sizeRng taus88
-	sizeRng.seed(j.RandSeed ^ 0xf11e)
+	// filesize=lo-hi draws from fio's file size stream (fiorand.go).
+	var sizeRng frand
+	seeds, _ := jobSeeds(j)
+	sizeRng.seed(seeds[seedFileSize], j.RandomGenerator == jobspec.GenTausworthe64)
 	for i, n := range names {
 		f := &jobFile{path: n, fd: -1}
 		var st unix.Stat_t
@@ -144,7 +158,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		switch {
 		case j.FileSize[1] > j.FileSize[0]:
 			// filesize=lo-hi: a random size per file, in whole blocks.
-			f.fileSize = j.FileSize[0] + sizeRng.below(j.FileSize[1]-j.FileSize[0]+1)
+			f.fileSize = j.FileSize[0] + sizeRng.scale(j.FileSize[1]-j.FileSize[0])
 			f.fileSize -= f.fileSize % max(minBS(j), 1)
 		case j.FileSize[1] > 0:
 			f.fileSize = j.FileSize[0]
@@ -305,7 +319,10 @@ func makeParents(path string) error {
 // stream: "fio: ENOSPC on laying out file, stopping") and warn (stderr:
 // "fio: posix_fallocate fails: ..."). A close of stop cuts the layout
 // short (errLayoutStopped).
-func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}, info, warn io.Writer) error {
+//
+// fillBuf, unless nil, gives each buffer written its contents and returns
+// the buffer seeds it drew.
+func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64, stop <-chan struct{}, info, warn io.Writer) error {
 	fill := j.RW.Reads() || j.Overwrite || j.IOEngine == "mmap"
 	var pre unix.Stat_t
 	exists := unix.Stat(f.path, &pre) == nil
@@ -332,6 +349,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}, info,
 		return &setupError{errno: errno(err), fn: "fstat"}
 	}
 	if f.fillDev || (j.Misc.FillDevice && (j.RW.Reads() || j.Overwrite)) {
+		if fillBuf != nil {
+			f.bufSeeds += fillBuf(buf)
+		}
 		return f.layoutFill(fd, j, buf, stop)
 	}
 	// fallocate=native, fio's default, falls back to no preallocation when
@@ -372,6 +392,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, stop <-chan struct{}, info,
 			return errLayoutStopped
 		}
 		n := min(uint64(len(buf)), f.fileSize-off)
+		if fillBuf != nil {
+			f.bufSeeds += fillBuf(buf[:n])
+		}
 		w, err := unix.Pwrite(fd, buf[:n], int64(off))
 		if err != nil {
 			if errno(err) == unix.ENOSPC && info != nil {

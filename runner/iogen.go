@@ -1,41 +1,48 @@
 package runner
 
-// The I/O generator: for each unit, the worker picks a direction, a file,
-// a block size and an offset, following fio 3.33's options and its
-// observed behaviour:
+// The I/O generator: for each unit, the worker picks a file, a
+// direction, an offset and a block size, in that order and with fio
+// 3.33's random streams (fiorand.go), so that a seeded job issues fio's
+// I/O (observed with write_iolog):
 //
-//   - Directions: rwmixread for mixed patterns; trimwrite and
-//     randtrimwrite trim a block, then write the same block (the write does
-//     not count toward size, so the job moves twice its size).
-//   - Block sizes: bs, bsrange (a random multiple of the smallest size,
-//     any size with bs_unaligned), bssplit (by percentage; entries without
-//     one share what is left); with bs_is_seq_rand the read size serves
-//     sequential I/O and the write size random I/O. A size that does not
-//     fit what is left is drawn again, then the smallest size is used.
+//   - Directions: rwmixread for mixed patterns, a draw in [1, 100] before
+//     almost every I/O; trimwrite and randtrimwrite trim a block, then
+//     write the same block (the write does not count toward size, so the
+//     job moves twice its size).
+//   - Block sizes: bs, bsrange (the smallest size plus a draw scaled to
+//     the largest, rounded down to a multiple of the smallest; any size
+//     with bs_unaligned), bssplit (by ascending percentage; entries
+//     without one share what is left); with bs_is_seq_rand the read size
+//     serves sequential I/O and the write size random I/O. A size that
+//     does not fit before the end of the file is drawn again.
 //   - Sequential offsets advance per file and direction, skipping the
 //     rw=read:N bytes (a negative N reads backwards) and wrapping at the
 //     end of the file's region; the bytes issued to a file end it.
-//   - Random offsets are aligned to blockalign (the block size by
-//     default). Without norandommap every block is used once per loop (a
-//     bitmap); random_generator=lfsr walks every block once in a scrambled
-//     order without a map; tausworthe64 draws from a 64-bit generator.
-//     rw=randread:N issues N I/Os per random offset, following it
-//     sequentially or, with rw_sequencer=identical, at the same offset;
-//     percentage_random makes the rest of the I/Os sequential.
-//     random_distribution other than random (zipf, pareto, normal, zoned,
-//     zoned_abs; dist.go) draws the blocks without the map, as fio does;
-//     its sequences differ from fio's, its shape does not.
+//   - Random offsets are blocks of blockalign bytes (the block size by
+//     default), the offset stream's draw scaled to their number. Without
+//     norandommap a used block gives way to the next free one and an I/O
+//     is cut where a used block starts; the map running out ends the
+//     file. random_generator=lfsr walks every block once without a map;
+//     tausworthe64 draws from 64-bit streams. rw=randread:N issues N I/Os
+//     per decision, following it sequentially or, with
+//     rw_sequencer=identical, at the same offset; percentage_random makes
+//     the rest of the decisions sequential. random_distribution other
+//     than random (zipf, pareto, normal, zoned, zoned_abs; dist.go) draws
+//     the blocks without the map, as fio does.
 //   - rate, rate_iops and thinktime pace the I/Os (rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
 //     openfiles open; file_service_type picks the next: roundrobin[:N]
-//     (N I/Os each), sequential (one file until done) or random.
+//     (N I/Os each), sequential (one file until done), random[:N] (a draw
+//     every N I/Os) or zipf, pareto and normal.
 //   - fsync=N and fdatasync=N sync the file after every N writes, and
 //     sync_file_range=FLAGS:N does its call, as a unit of its own.
 //
 // Everything here runs per I/O: no allocation.
 
 import (
-	"time"
+	"cmp"
+	"fmt"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -46,14 +53,28 @@ import (
 
 // ioGen is the generator state the worker keeps besides its offset fields.
 type ioGen struct {
-	bsRng   taus88 // block sizes
-	pctRng  taus88 // percentage_random
-	fileRng taus88 // file_service_type=random
-	rng64   taus258
-	use64   bool // random_generator=tausworthe64
+	// fio's random streams (fiorand.go), seeded from the job's seed slots.
+	seeds   [nSeeds]uint64
+	repeat  bool      // randrepeat in force: the streams restart each loop
+	use64   bool      // random_generator=tausworthe64
+	offRng  frand     // offsets
+	bsRng   [3]frand  // block sizes, per size index
+	mixRng  frand     // read/write mix
+	fileRng frand     // file_service_type=random
+	pctRng  [3]frand  // percentage_random, per direction
+	lfsr    []fioLFSR // random_generator=lfsr, per file
 
-	split [3][]bsPick // bssplit per size index, cumulative shares
-	cycle []fullCycle // random_generator=lfsr, per file
+	// The read/write mix: the current direction, the issue count at
+	// which the next draw is due, and the I/Os issued per direction.
+	mixDir    stats.Dir
+	mixNext   uint64
+	mixIssued [3]uint64
+
+	// mapEnds: a file's random map (or LFSR) running out ends it, not
+	// the bytes issued, as in fio.
+	mapEnds bool
+
+	split [3][]bsPick // bssplit per size index, by ascending percentage
 	grain uint64      // random map block size
 
 	fileBytes []uint64 // bytes issued to each file this loop
@@ -64,9 +85,8 @@ type ioGen struct {
 	curFile   int
 	fileLeft  int // I/Os left on curFile before the next switch
 
-	seqLeft int    // follow-up I/Os left of the last random offset
-	lastOff uint64 // region-relative offset of the last random I/O
-	lastLen uint64
+	seqLeft   int         // follow-up I/Os left of the last random offset
+	lastStart [][2]uint64 // region-relative start of the last I/O, per file and direction
 
 	// trimwrite: the write due after a trim.
 	twPending bool
@@ -85,49 +105,47 @@ type ioGen struct {
 	wrOff int64
 	wrLen int
 
-	dists    [][3]distDraw // random_distribution per file and direction; nil: uniform
+	dists    []distDraw    // random_distribution zipf, pareto, normal per file; nil: uniform
+	zones    [3]*zoneTable // random_distribution zoned, zoned_abs per direction
+	zoneRng  frand         // zoned: picks the zone
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
 }
 
-// bsPick is one bssplit entry with its cumulative share (out of 10000).
+// bsPick is one bssplit entry with its percentage.
 type bsPick struct {
 	size uint64
-	upTo uint32
+	perc uint64
 }
 
 // initGen prepares the generator for job j over w's files.
 func (w *worker) initGen() error {
 	j := w.job
 	g := &w.gen
-	seed := j.RandSeed
-	if !j.RandRepeat {
-		// randrepeat=0: a different pattern every run.
-		seed = uint64(time.Now().UnixNano())
-		w.rng.seed(seed)
-		w.mixRng.seed(seed + 1)
-	}
-	g.bsRng.seed(seed ^ 0x1b5)
-	g.pctRng.seed(seed ^ 0x2c7)
-	g.fileRng.seed(seed ^ 0x3d9)
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
-	g.rng64.seed(seed)
+	w.seedStreams()
+	seed := g.seeds[seedBlock]
 	for d := range g.split {
 		g.split[d] = splitPicks(j.BSSplit[d])
 	}
 	n := len(w.files)
 	g.fileBytes = make([]uint64, n)
 	g.opened = make([]bool, n)
+	g.lastStart = make([][2]uint64, n)
 	g.openMax = j.OpenFiles
 	if g.openMax <= 0 || g.openMax > n {
 		g.openMax = n
 	}
 	g.grain = minBS(j)
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
-		g.cycle = make([]fullCycle, n)
+		g.lfsr = make([]fioLFSR, n)
 		for i, f := range w.files {
-			g.cycle[i] = newFullCycle(f.size/g.grain, seed+uint64(i))
+			l, ok := newFioLFSR(f.size/g.grain, seed)
+			if !ok && f.size >= g.grain {
+				return fmt.Errorf("fio: failed initializing LFSR")
+			}
+			g.lfsr[i] = l
 		}
 		// The generator visits each block once: no map needed.
 		clear(w.maps)
@@ -137,22 +155,69 @@ func (w *worker) initGen() error {
 		if dist.Param == 0 {
 			dist.Param = map[jobspec.DistKind]float64{jobspec.DistZipf: 1.1, jobspec.DistPareto: 0.2}[k]
 		}
-		g.fileDist = newDistDraw(dist, uint64(n), 1, seed)
+		// As in fio: 1024 values per file, not spread, from the file
+		// seed.
+		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
-	g.fileLeft = j.FileServiceNR
+	g.fileLeft = w.firstFileLeft()
 	g.pace.init(j, seed)
 	g.zone = newStridedZones(j, n)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
-		g.dists = make([][3]distDraw, n)
+		// Each file's picker is seeded from its name and the thread
+		// number, or, without randrepeat, from the offset seed; its
+		// values are blocks of the smaller of the read and write sizes.
+		g.dists = make([]distDraw, n)
+		unit := min(j.BS[0], j.BS[1])
 		for i, f := range w.files {
-			for d := range 3 {
-				g.dists[i][d] = newDistDraw(j.RandomDist[d], f.size/g.grain, g.grain, seed+uint64(i))
+			seed := fioJhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
+			if !g.repeat {
+				seed = uint32(g.seeds[seedBlock])
 			}
+			g.dists[i] = newDistDraw(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
+		}
+		for d := range g.zones {
+			g.zones[d] = newZoneTable(j.RandomDist[d])
 		}
 		clear(w.maps)
 	}
+	g.mapEnds = j.RW.Random() && !j.TimeBased && g.zone == nil && g.dists == nil &&
+		(g.lfsr != nil || (len(w.maps) > 0 && w.maps[0] != nil))
 	return nil
+}
+
+// seedStreams seeds the job's random streams from its seed slots, as fio
+// does when the job starts and, with randrepeat, before each loop.
+func (w *worker) seedStreams() {
+	j := w.job
+	g := &w.gen
+	s := &g.seeds
+	bsSeeds := [3]uint64{s[seedBS], s[seedBS1], s[seedBS2]}
+	if j.Verify.Type != jobspec.VerifyNone {
+		bsSeeds[1] = s[seedBS] // as fio: the read seed for writes
+	}
+	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
+		bsSeeds[2] = bsSeeds[1]
+	}
+	for d := range g.bsRng {
+		g.bsRng[d].seed(bsSeeds[d], g.use64)
+		g.pctRng[d].seed(s[seedSeqRand], false)
+	}
+	g.mixRng.seed(s[seedMix], false)
+	g.fileRng.seed(s[seedFile], g.use64)
+	g.offRng.seed(s[seedBlock], g.use64)
+	g.zoneRng.seed(s[seedZone], false)
+	g.mixDir, g.mixNext = stats.Read, 0
+}
+
+// firstFileLeft is how many I/Os of a loop go to the first file before
+// the next is picked: none where a draw picks it (fio draws for the first
+// I/O too).
+func (w *worker) firstFileLeft() int {
+	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.n > 0 {
+		return 0
+	}
+	return w.job.FileServiceNR
 }
 
 // nonUniform reports whether random_distribution is set to other than
@@ -190,21 +255,21 @@ func splitPicks(es []jobspec.BSSplit) []bsPick {
 	}
 	rest := 0
 	if unset > 0 && given < 100 {
-		rest = (100 - given) * 100 / unset
+		rest = (100 - given) / unset
 	}
 	out := make([]bsPick, 0, len(es))
-	var acc uint32
 	for _, e := range es {
-		share := e.Percent * 100
-		if e.Percent == 0 {
-			share = rest
+		p := e.Percent
+		if p == 0 {
+			p = rest
 		}
-		if share == 0 {
-			continue
+		if p > 0 {
+			out = append(out, bsPick{size: e.Size, perc: uint64(p)})
 		}
-		acc += uint32(share)
-		out = append(out, bsPick{size: e.Size, upTo: acc})
 	}
+	// fio walks the entries by ascending percentage (equal ones in the
+	// order given).
+	slices.SortStableFunc(out, func(a, b bsPick) int { return cmp.Compare(a.perc, b.perc) })
 	return out
 }
 
@@ -218,13 +283,17 @@ func (w *worker) genStartLoop() {
 		w.unlinkFiles()
 	}
 	g.loops++
+	if g.loops > 1 && g.repeat {
+		// fio re-seeds before each loop under randrepeat: the loop
+		// repeats the first.
+		w.seedStreams()
+		w.bufs.reseed(&g.seeds, g.use64)
+	}
+	g.mixNext = 0
 	clear(g.fileBytes)
 	g.doneOpen = 0
-	for i := range g.cycle {
-		g.cycle[i].reset()
-	}
 	g.seqLeft, g.twPending = 0, false
-	g.curFile, g.fileLeft = 0, w.job.FileServiceNR
+	g.curFile, g.fileLeft = 0, w.firstFileLeft()
 	if g.zone != nil {
 		g.zone.reset()
 	}
@@ -271,24 +340,29 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 	}
 	room := ^uint64(0)
 	if !j.TimeBased {
-		if w.loopIssued >= w.regionBytes || w.totalIssued >= w.totalLimit {
+		if (w.loopIssued >= w.regionBytes && !g.mapEnds) || w.totalIssued >= w.totalLimit {
 			return false
 		}
-		room = min(w.regionBytes-w.loopIssued, w.totalLimit-w.totalIssued)
+		room = w.totalLimit - w.totalIssued
+		if !g.mapEnds {
+			room = min(w.regionBytes-w.loopIssued, room)
+		}
 	}
 	if w.syncDue() {
 		return w.fillSync(u)
 	}
-	d := w.direction()
-	if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
-		d = g.pace.dueFirst(d, nanotime())
-	}
-	if g.pace.rated && !w.waitDue(d) {
-		return false
-	}
+	// As in fio: the file first, then the direction, the offset and the
+	// length; a file found used up is done, and the choice starts over.
 	for tries := 0; tries <= len(w.files); tries++ {
 		fi := w.pickFile()
 		if fi < 0 {
+			return false
+		}
+		d := w.direction()
+		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
+			d = g.pace.dueFirst(d, nanotime())
+		}
+		if g.pace.rated && !w.waitDue(d) {
 			return false
 		}
 		f := w.files[fi]
@@ -306,6 +380,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		w.totalIssued += bs
 		g.fileBytes[fi] += bs
 		w.ios++
+		g.mixIssued[d]++
 		g.lastSync = false
 		if g.pace.rated || g.pace.think != 0 {
 			t := nanotime()
@@ -324,7 +399,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if (!j.TimeBased || w.seqPasses()) && g.fileBytes[fi] >= f.size && !g.twPending {
+		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.fileBytes[fi] >= f.size && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
@@ -346,10 +421,27 @@ func (w *worker) direction() stats.Dir {
 	j := w.job
 	switch {
 	case j.RW.Reads() && j.RW.Writes():
-		if int(w.mixRng.below(100)) < j.RWMixRead {
-			return stats.Read
+		// fio's rwmix: while the current direction has issued at least
+		// mixNext I/Os, a draw in [1, 100] picks the direction; on a
+		// change, the next draw is due once the old direction's count
+		// times the new one's share, in percent, is reached.
+		g := &w.gen
+		cur := g.mixDir
+		if g.mixIssued[cur] >= g.mixNext {
+			d := stats.Write
+			if g.mixRng.between(1, 100) <= uint64(j.RWMixRead) {
+				d = stats.Read
+			}
+			if d != cur {
+				share := uint64(j.RWMixRead)
+				if d == stats.Write {
+					share = 100 - share
+				}
+				g.mixNext = g.mixIssued[cur] * share / 100
+				g.mixDir = d
+			}
 		}
-		return stats.Write
+		return g.mixDir
 	case j.RW.Trims():
 		return stats.Trim
 	case j.RW.Writes():
@@ -378,10 +470,10 @@ func (w *worker) pickFile() int {
 		return cur
 	}
 	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
-		for tries := 0; tries < 4*n; tries++ {
-			i := int(g.fileRng.below(uint64(n)))
+		for tries := 0; tries < 1000*n; tries++ {
+			i := int(g.fileRng.scale(uint64(n)))
 			if g.fileDist.n > 0 {
-				i = int(g.fileDist.draw(&g.fileRng))
+				i = int(g.fileDist.draw() >> 10)
 			}
 			if w.usable(i) {
 				g.curFile, g.fileLeft = i, j.FileServiceNR
@@ -440,6 +532,9 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	done := nanotime()
 	g.openNow++
 	g.opened[fi] = true
+	if g.lfsr != nil {
+		g.lfsr[fi].reset() // fio restarts the LFSR on every open
+	}
 	w.traceFile(fi, "open")
 	if w.info.NoStats && w.clat && w.accounting() {
 		// The open's time is a completion latency of d, but (as in fio)
@@ -512,7 +607,12 @@ func (w *worker) unlinkFiles() {
 }
 
 // blockSize draws the block size of the next I/O of direction d that
-// fits in room bytes; 0 when none fits.
+// fits in room bytes; 0, without a draw, when the smallest does not fit.
+// As in fio, the size is drawn again until it fits: bsrange takes the
+// smallest size plus the draw scaled to the largest, rounded down to a
+// multiple of the smallest (unless bs_unaligned) and capped at the
+// largest; bssplit walks its entries by ascending percentage and stops at
+// the first whose running percentage covers the draw and that fits.
 func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 	j := w.job
 	idx := int(d)
@@ -530,30 +630,32 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 	if len(picks) == 0 && lo == hi {
 		return lo
 	}
-	for tries := 0; tries < 10; tries++ {
+	r := &w.gen.bsRng[idx]
+	limit := r.randMax() / 100
+	for tries := 0; tries < 1<<16; tries++ {
 		var bs uint64
 		if len(picks) > 0 {
-			bs = pickSplit(picks, uint32(w.gen.bsRng.below(uint64(picks[len(picks)-1].upTo))))
+			v := r.next()
+			var cum uint64
+			for _, p := range picks {
+				bs = p.size
+				cum += p.perc
+				if v/cum <= limit && bs <= room {
+					break
+				}
+			}
 		} else {
-			bs = lo + w.gen.bsRng.below(hi-lo+1)
+			bs = lo + uint64(float64(hi)*(float64(r.next())/r.span()))
 			if !j.BSUnaligned {
 				bs -= bs % lo
 			}
 		}
+		bs = min(bs, hi)
 		if bs <= room {
 			return bs
 		}
 	}
 	return lo
-}
-
-func pickSplit(picks []bsPick, r uint32) uint64 {
-	for _, p := range picks {
-		if r < p.upTo {
-			return p.size
-		}
-	}
-	return picks[len(picks)-1].size
 }
 
 // offset returns the next offset in file fi for direction d and the
@@ -562,49 +664,75 @@ func pickSplit(picks []bsPick, r uint32) uint64 {
 func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs uint64, ok bool) {
 	j := w.job
 	g := &w.gen
-	if !j.TimeBased {
+	if !j.TimeBased && !g.mapEnds {
 		left := f.size - min(f.size, g.fileBytes[fi])
 		room = min(room, left)
 	}
 	random := j.RW.Random()
-	if random && g.seqLeft > 0 {
-		// Follow-up of the last random offset (rw=randread:N).
+	// mark: a random offset is marked in the random map. fio takes a
+	// random one, unmarked, where a sequential I/O would start past the
+	// end of the file itself (observed in fio 3.33).
+	mark := true
+	seq, seqAt := false, uint64(0)
+	switch {
+	case random && g.seqLeft > 0:
+		// Follow-up of a decision point of rw=randread:N. As in fio, per
+		// direction: from where its last I/O ended, or at its start
+		// (rw_sequencer=identical).
 		g.seqLeft--
-		bs = w.blockSize(d, false, room)
-		next := g.lastOff
-		if j.RWSequencer == jobspec.SeqSequential {
-			next += g.lastLen
+		seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
+		if j.RWSequencer != jobspec.SeqSequential {
+			seqAt = g.lastStart[fi][seqSlot(d)]
 		}
-		if bs > 0 && next+bs <= f.size {
-			g.lastOff, g.lastLen = next, bs
-			return f.offset + next, bs, true
+	case random:
+		if j.RWSuffix > 1 {
+			// A decision point of rw=randread:N: the next N-1 I/Os
+			// follow it, whatever percentage_random decides for it.
+			g.seqLeft = int(j.RWSuffix) - 1
 		}
-		g.seqLeft = 0
+		// percentage_random: a draw in [1, 100] per direction; above
+		// the percentage the I/O continues from the direction's last.
+		if j.PercentageRandom[d] < 100 && g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+			seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
+		}
 	}
-	if random && j.PercentageRandom[d] < 100 && int(g.pctRng.below(100)) >= j.PercentageRandom[d] {
-		random = false
+	if seq {
+		if seqAt < f.size || f.offset+seqAt < f.realEnd() { // no fstat inside the region
+			// Past the end of the region only (size below the file's),
+			// or where the smallest block does not fit, the file is done.
+			if seqAt < f.size {
+				// As in fio, the length must fit in the file; the bytes
+				// left to do do not cut it.
+				bs = w.blockSize(d, false, f.size-seqAt)
+			}
+			if bs == 0 {
+				g.seqLeft = 0
+				return 0, 0, false
+			}
+			g.lastStart[fi][seqSlot(d)] = seqAt
+			w.seqPos[fi][seqSlot(d)] = seqAt + bs
+			return f.offset + seqAt, bs, true
+		}
+		mark = false
 	}
-	if !random && j.TimeBased && g.zone == nil {
-		room = w.seqWrap(fi, f, d, room)
-	}
-	bs = w.blockSize(d, random, room)
-	if bs == 0 || bs > f.size {
-		return 0, 0, false
-	}
-	if g.zone != nil {
-		return w.stridedOffset(fi, f, d, bs, random) // zone.go
-	}
-	if !random {
+	if g.zone != nil || !random {
+		if !random && j.TimeBased && g.zone == nil {
+			room = w.seqWrap(fi, f, d, room)
+		}
+		bs = w.blockSize(d, random, room)
+		if bs == 0 || bs > f.size {
+			return 0, 0, false
+		}
+		if g.zone != nil {
+			return w.stridedOffset(fi, f, d, bs, random) // zone.go
+		}
 		return w.seqOffset(fi, f, d, bs)
 	}
-	rel, bs, ok := w.randOffset(fi, f, d, bs)
+	rel, bs, ok := w.randOffset(fi, f, d, mark)
 	if !ok {
 		return 0, 0, false
 	}
-	if j.RWSuffix > 1 {
-		g.seqLeft = int(j.RWSuffix) - 1
-	}
-	g.lastOff, g.lastLen = rel, bs
+	g.lastStart[fi][seqSlot(d)] = rel
 	w.seqPos[fi][seqSlot(d)] = rel + bs
 	return f.offset + rel, bs, true
 }
@@ -677,77 +805,110 @@ func (w *worker) skip() int64 {
 	return w.job.RWSuffix
 }
 
-// randOffset draws a region-relative random offset in file fi.
-func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, uint64, bool) {
+// randOffset draws a region-relative random offset in file fi, then the
+// I/O's length, as fio does: a block of blockalign bytes (the smallest
+// block size by default) among those where the smallest block fits,
+// from the offset stream scaled to their number, or the LFSR's next; with
+// the random map a used block gives way to the first free one after it
+// (wrapping), and the length is cut where a used block starts. A map or
+// LFSR that has run out ends the file, after its draw, unless the job is
+// time_based: then the file starts over.
+func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64, uint64, bool) {
 	j := w.job
 	g := &w.gen
-	if g.cycle != nil {
-		c := &g.cycle[fi]
-		blk, ok := c.next()
-		if !ok {
-			if !j.TimeBased {
-				return 0, 0, false
-			}
-			c.reset()
-			w.wrapped(fi)
-			if blk, ok = c.next(); !ok {
-				return 0, 0, false
-			}
-		}
-		return fitEnd(blk*g.grain, bs, f.size)
-	}
-	if m := w.maps[fi]; m != nil {
-		if m.full() {
-			if !j.TimeBased {
-				return 0, 0, false
-			}
-			// time_based: like fio, start the map over within the same
-			// loop (no drain, one runtime span), dropping the cached
-			// pages again.
-			m.reset()
-			w.wrapped(fi)
-		}
-		blk := m.take(w.randBelow(m.blocks))
-		// A larger I/O covers the free blocks after blk; it is cut where
-		// a used one starts, so every block is done once.
-		k := uint64(1)
-		for k*g.grain < bs && blk+k < m.blocks && m.mark(blk+k) {
-			k++
-		}
-		return fitEnd(blk*g.grain, min(bs, k*g.grain), f.size)
-	}
+	minBS := j.BS[d]
 	align := j.BlockAlign[d]
 	if align == 0 {
-		align = j.BS[d]
+		align = minBS
 	}
-	if align == 0 || bs > f.size {
+	if align == 0 {
 		return 0, 0, false
 	}
-	slots := (f.size-bs)/align + 1
-	if g.dists != nil {
-		// The distribution picks a block of the random map's grain.
-		off := g.dists[fi][d].draw(&w.rng) * g.grain
-		return min(off/align, slots-1) * align, bs, true
+	lastb := f.size
+	if minBS > align {
+		lastb -= min(lastb, minBS-align)
 	}
-	return w.randBelow(slots) * align, bs, true
-}
-
-// fitEnd shrinks an I/O at off that runs past size to end there.
-func fitEnd(off, bs, size uint64) (uint64, uint64, bool) {
-	if off >= size {
+	lastb /= align
+	if lastb == 0 {
 		return 0, 0, false
 	}
-	return off, min(bs, size-off), true
+	var blk uint64
+	m := w.maps[fi]
+	if m != nil && j.BlockAlign[d] != 0 && j.BlockAlign[d] != minBS {
+		m = nil // as in fio, blockalign other than the block size turns the map off
+	}
+	switch {
+	case g.lfsr != nil:
+		l := &g.lfsr[fi]
+		b, ok := l.next()
+		if !ok {
+			if !j.TimeBased && g.fileDist.n == 0 {
+				return 0, 0, false
+			}
+			l.reset()
+			if j.TimeBased {
+				w.wrapped(fi)
+			}
+			if b, ok = l.next(); !ok {
+				return 0, 0, false
+			}
+		}
+		blk = b
+	case g.zones[d] != nil:
+		blk = g.zones[d].draw(&g.zoneRng, &g.offRng, lastb, align)
+	case g.dists != nil:
+		blk = g.dists[fi].draw()
+	default:
+		blk = g.offRng.scale(lastb)
+		if m != nil {
+			if m.full() {
+				if !j.TimeBased && g.fileDist.n == 0 {
+					return 0, 0, false
+				}
+				// time_based, or files picked by zipf, pareto or normal:
+				// like fio, start the map over within the same loop (no
+				// drain, one runtime span), dropping the cached pages
+				// again (time_based), and draw again.
+				m.reset()
+				if j.TimeBased {
+					w.wrapped(fi)
+				}
+				blk = g.offRng.scale(lastb)
+			}
+			// As in fio, the map is looked up at the block's index in
+			// blockalign units and marked at the offset's in units of
+			// the direction's smallest block size: with sizes that
+			// differ per direction the two mix.
+			blk = m.free(min(blk, m.blocks-1))
+		}
+	}
+	off := blk * align
+	if off >= f.size {
+		return 0, 0, false
+	}
+	// The length must fit in the file; as in fio, the bytes left to do
+	// do not cut it (the random map does).
+	bs := w.blockSize(d, true, f.size-off)
+	if bs == 0 {
+		return 0, 0, false
+	}
+	if m != nil && mark && g.dists == nil && g.lfsr == nil {
+		// The I/O marks its blocks from the first; it is cut where a
+		// used one starts, so every block is done once.
+		start, k := off/minBS, uint64(0)
+		for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
+			k++
+		}
+		if k > 0 {
+			bs = min(bs, k*minBS)
+		}
+	}
+	return off, bs, true
 }
 
-// randBelow draws a random offset index in [0, n) with the job's
-// generator.
-func (w *worker) randBelow(n uint64) uint64 {
-	if w.gen.use64 {
-		return w.gen.rng64.below(n)
-	}
-	return w.rng.below(n)
-}
+// randBelow draws a random offset index in [0, n) from the offset
+// stream.
+func (w *worker) randBelow(n uint64) uint64 { return w.gen.offRng.scale(n) }
 
 // syncDue reports whether a sync unit is due: fsync, fdatasync or
 // sync_file_range every N writes. Like fio, the check is made before
@@ -834,8 +995,8 @@ func (w *worker) preRead() error {
 
 // prepareWrite fills a write buffer per the buffer options (buffers.go).
 func (w *worker) prepareWrite(b []byte) {
-	if w.bufs.perWrite {
-		w.bufs.fill(b)
+	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.header || w.vfy.pattern != nil) {
+		w.bufs.fill(b) // a verify header's seed fills the block otherwise
 	}
 }
 

@@ -47,6 +47,30 @@ func (m *randMap) take(b uint64) uint64 {
 	panic("runner: randMap.take on a full map")
 }
 
+// free returns block b if it is free, or the next free block after it
+// (wrapping), without marking it. The map must not be full.
+func (m *randMap) free(b uint64) uint64 {
+	blk := m.take(b)
+	m.words[blk/64] &^= 1 << (blk % 64)
+	m.used--
+	return blk
+}
+
+// count returns how many blocks of [lo, hi) are used.
+func (m *randMap) count(lo, hi uint64) uint64 {
+	n := uint64(0)
+	for b := lo; b < hi; {
+		if b%64 == 0 && b+64 <= hi {
+			n += uint64(bits.OnesCount64(m.words[b/64]))
+			b += 64
+			continue
+		}
+		n += m.words[b/64] >> (b % 64) & 1
+		b++
+	}
+	return n
+}
+
 // mark marks block b used and reports whether it was free.
 func (m *randMap) mark(b uint64) bool {
 	w, bit := b/64, b%64

@@ -7,24 +7,23 @@ import "math/bits"
 // period of about 2^88.
 type taus88 struct{ s1, s2, s3 uint32 }
 
-// seed sets the state from a seed, keeping each component above the
-// minimum the algorithm requires.
+// seed sets the state from a seed as fio 3.33 does: the seed is cut to
+// 32 bits, each word is a linear congruential step (×69069, xor the seed)
+// from the previous one, starting from 53, raised by the word's minimum
+// when below it, and six warm-up steps are discarded.
 func (t *taus88) seed(seed uint64) {
-	lcg := func(x uint32) uint32 { return x*69069 + 1 }
-	s := uint32(seed) ^ uint32(seed>>32)
-	t.s1 = lcg(s)
-	if t.s1 < 2 {
-		t.s1 += 2
+	s := uint32(seed)
+	lcg := func(x uint32) uint32 { return x*69069 ^ s }
+	least := func(x, m uint32) uint32 {
+		if x < m {
+			return x + m
+		}
+		return x
 	}
-	t.s2 = lcg(t.s1)
-	if t.s2 < 8 {
-		t.s2 += 8
-	}
-	t.s3 = lcg(t.s2)
-	if t.s3 < 16 {
-		t.s3 += 16
-	}
-	for i := 0; i < 10; i++ {
+	t.s1 = least(lcg(53), 1)
+	t.s2 = least(lcg(t.s1), 7)
+	t.s3 = least(lcg(t.s2), 15)
+	for i := 0; i < 6; i++ {
 		t.next()
 	}
 }
@@ -53,24 +52,21 @@ func (t *taus88) below(n uint64) uint64 {
 // generator (lfsr258, 1999), used for random_generator=tausworthe64.
 type taus258 struct{ z [5]uint64 }
 
-// seed sets the state from a seed, keeping each component above the
-// minimum the algorithm requires.
+// seed sets the state from a seed as fio 3.33 does: each word is a
+// linear congruential step (×6906969069, xor the seed) from the previous
+// one, starting from 53, raised by the word's minimum (1, 7, 15, 33, 49)
+// when below it, and six warm-up steps are discarded.
 func (t *taus258) seed(seed uint64) {
-	mins := [5]uint64{2, 512, 4096, 131072, 8388608}
-	x := seed ^ 0x9e3779b97f4a7c15
+	mins := [5]uint64{1, 7, 15, 33, 49}
+	x := uint64(53)
 	for i := range t.z {
-		// splitmix64 spreads the seed over the components.
-		x += 0x9e3779b97f4a7c15
-		v := x
-		v = (v ^ v>>30) * 0xbf58476d1ce4e5b9
-		v = (v ^ v>>27) * 0x94d049bb133111eb
-		v ^= v >> 31
-		if v < mins[i] {
-			v += mins[i]
+		x = x*6906969069 ^ seed
+		if x < mins[i] {
+			x += mins[i]
 		}
-		t.z[i] = v
+		t.z[i] = x
 	}
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 6; i++ {
 		t.next()
 	}
 }
@@ -98,49 +94,4 @@ func (t *taus258) below(n uint64) uint64 {
 	}
 	hi, _ := bits.Mul64(t.next(), n)
 	return hi
-}
-
-// fullCycle visits every integer of [0, n) exactly once per cycle, in a
-// scrambled order and without memory: a full-period linear congruential
-// sequence modulo the next power of two (Hull–Dobell: odd increment,
-// multiplier ≡ 1 mod 4), passed through an invertible mix and with the
-// values ≥ n skipped. gofio uses it for random_generator=lfsr, whose
-// point in fio is the same guarantee: each block once, no random map.
-type fullCycle struct {
-	n, mask, x, c, left uint64
-	shift               uint
-}
-
-func newFullCycle(n, seed uint64) fullCycle {
-	k := uint(2)
-	for k < 64 && uint64(1)<<k < n {
-		k++
-	}
-	mask := ^uint64(0)
-	if k < 64 {
-		mask = uint64(1)<<k - 1
-	}
-	return fullCycle{n: n, mask: mask, x: (seed * 0x9e3779b97f4a7c15) & mask, c: (seed<<1 | 1) & mask, left: n, shift: k/2 + 1}
-}
-
-// reset starts a new cycle.
-func (f *fullCycle) reset() { f.left = f.n }
-
-// next returns the next value of the cycle; ok is false once all n were
-// returned.
-func (f *fullCycle) next() (v uint64, ok bool) {
-	if f.left == 0 {
-		return 0, false
-	}
-	for {
-		f.x = (f.x*6364136223846793005 + f.c) & f.mask
-		// An invertible mix on k bits: xor-shift, odd multiply, xor-shift.
-		y := f.x ^ f.x>>f.shift
-		y = (y * 0xd6e8feb86659fd93) & f.mask
-		y ^= y >> f.shift
-		if y < f.n {
-			f.left--
-			return y, true
-		}
-	}
 }

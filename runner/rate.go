@@ -84,7 +84,7 @@ func (p *pacer) issued(d stats.Dir, n uint64, now int64) {
 		return
 	}
 	if p.poisson {
-		gap *= -math.Log(uniformPos(&p.rng))
+		gap *= -math.Log((float64(p.rng.next()) + 1) / (1 << 32)) // a draw in (0, 1]
 		if p.dbg.On(debuglog.Rate) {
 			// fio's line gives the rate this gap stands for.
 			debuglog.Printf(debuglog.Rate, p.tid, "poisson rate iops=%d, ddir=%d", int64(1e9/gap), int(d))

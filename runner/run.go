@@ -366,8 +366,23 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		}
 		return nil
 	}
-	buf := make([]byte, 1<<20)
-	fillRandom(buf, t.job.RandSeed)
+	// As in fio, the files are written in chunks of the largest write
+	// block, each filled from the job's buffer stream.
+	j := t.job
+	var lb bufState
+	seeds, _ := jobSeeds(j)
+	lb.init(j, 0, &seeds, j.RandomGenerator == jobspec.GenTausworthe64)
+	chunk := max(j.MaxBS()[1], 1)
+	buf := make([]byte, max(1<<20/chunk, 1)*chunk)
+	fill := func(b []byte) uint64 {
+		var k uint64
+		for off := uint64(0); off < uint64(len(b)); off += chunk {
+			c := b[off:min(off+chunk, uint64(len(b)))]
+			k += lb.seedsFor(uint64(len(c)))
+			lb.fresh(c)
+		}
+		return k
+	}
 	for _, f := range todo {
 		if stopped(cfg.Stop) {
 			// A signal came: fio still names the layouts of the jobs
@@ -378,7 +393,7 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		if info == nil {
 			info = cfg.Errors
 		}
-		if err := f.layout(t.job, buf, cfg.Stop, info, cfg.Errors); err != nil {
+		if err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors); err != nil {
 			if err == errLayoutStopped {
 				return nil
 			}

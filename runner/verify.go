@@ -35,13 +35,12 @@ package runner
 // unless continue_on_error covers verify errors (then the error is
 // counted, and verify_fatal ends the job without failing it).
 //
-// fio 3.33 does not check the seed, time, thread and write number of a
-// header after writing, nor with verify_only of rw=write or randwrite, so
-// gofio writes its own values there. (fio's verify_only of a mixed rw=rw
-// job does compare the seed with its own; gofio's offsets and seeds
-// differ from fio's for any random choice anyway, so only files of
-// sequential writes and of random writes that cover every block, the
-// default random map, can be checked by the other program.)
+// The seed and the data after the header are fio's: each block's seed
+// is drawn from the job's verify stream (fiorand.go) and fills the block
+// as fio fills it. fio 3.33 does not check the seed, time, thread and
+// write number of a header after writing, nor with verify_only of
+// rw=write or randwrite. (fio's verify_only of a mixed rw=rw job does
+// compare the seed with its own.)
 
 import (
 	"encoding/binary"
@@ -91,7 +90,7 @@ type verifier struct {
 
 	numberio uint16
 	thread   uint16
-	seed     uint64
+	seeds    frand     // the verify stream: a seed per block written
 	stored   [128]byte // scratch: the checksum the header holds
 	calc     [128]byte // scratch: the checksum computed
 }
@@ -119,7 +118,7 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	}
 	v := &verifier{typ: o.Type, fatal: o.Fatal, only: o.Only, do: o.Do,
 		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern, patOffs: o.PatternOffsets,
-		interval: o.Interval, hdrOff: o.Offset, async: o.Async > 0, thread: uint16(j.JobNum + 1), seed: j.RandSeed | 1,
+		interval: o.Interval, hdrOff: o.Offset, async: o.Async > 0, thread: uint16(j.JobNum + 1),
 		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoresVerify(j)}
 	switch o.Type {
 	case jobspec.VerifyPattern:
@@ -174,8 +173,10 @@ func (w *worker) stampVerify(u *IOUnit) {
 	}
 	seed := uint64(0)
 	if v.pattern == nil {
-		v.seed = v.seed*6364136223846793005 + 1442695040888963407
-		seed = v.seed
+		// As in fio 3.33: the block's data comes from a seed drawn from
+		// the verify stream, which the header keeps.
+		seed = v.seeds.nextSeed()
+		fioFillRandom(u.Buf, seed)
 	}
 	t := uint64(max(nanotime()-w.epoch, 0))
 	iv := v.chunk(len(u.Buf))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -47,8 +48,6 @@ type worker struct {
 	prio               uint16
 
 	// Offset state.
-	rng     taus88 // offsets
-	mixRng  taus88 // read/write mix
 	fileIdx int
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
@@ -127,6 +126,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	mb := j.MaxBS()
 	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(j))
 	depth := j.IODepth
+	w.gen.seeds, w.gen.repeat = jobSeeds(j) // fio's seed slots (fiorand.go)
 	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {
 		return nil, memError(j, err)
@@ -171,8 +171,6 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		}
 	}
 
-	w.rng.seed(j.RandSeed)
-	w.mixRng.seed(j.RandSeed + 1)
 	w.seqPos = make([][2]uint64, len(files))
 	w.maps = make([]*randMap, len(files))
 	w.exhaust = make([]bool, len(files))
@@ -201,6 +199,9 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	if w.vfy, err = newVerifier(j, w.totalLimit/max(minBS(j), 1)+1); err != nil {
 		w.release()
 		return nil, err
+	}
+	if w.vfy != nil {
+		w.vfy.seeds.seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
 	if w.trace, err = newTracer(w); err != nil {
 		w.release()
@@ -448,6 +449,11 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
 		return false // strided zones may end a loop early (zone.go)
+	}
+	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
+		// A loop that ended early with every file used up (rw=randread:N
+		// reaching the end of a file) is the last, as in fio.
+		return false
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }

@@ -12,9 +12,10 @@ package runner
 //     or past the zone's end (zonesize larger than zonerange visits a zone
 //     several times); the rw=read:N skip is added after that check. An I/O
 //     that would run past the region's end ends the file for the loop.
-//   - Random I/O draws blocks inside the zone; without norandommap a
-//     block used before is traded for the zone's next free one, and a
-//     zone with none left is used again. fio's random sequences differ.
+//   - Random I/O draws blocks inside the zone from the offset stream;
+//     without norandommap a block used before is traded for the zone's
+//     next free one (wrapping inside the zone); a zone with none left, or
+//     the first zone come round again, starts the random map over.
 
 import (
 	"github.com/gofio/gofio/jobspec"
@@ -34,6 +35,9 @@ type zoneState struct {
 	done  uint64    // bytes issued in the zone
 	pos   [2]uint64 // next sequential offset per direction
 	end   [2]uint64 // end of the last sequential I/O per direction
+	// used counts the zone's blocks set in the random map, when counted.
+	used    uint64
+	counted bool
 }
 
 // newStridedZones returns the zone state for job j over n files, or nil
@@ -63,14 +67,23 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs uint64, rando
 		next := int64(s.start+z.span) + z.skip
 		if next < 0 || uint64(next) >= f.size {
 			next = 0
+			if m := w.maps[fi]; m != nil {
+				// Observed in fio 3.33: back at the first zone, the
+				// random map starts over.
+				m.reset()
+				for i := range z.files {
+					z.files[i].counted = false
+				}
+			}
 		}
 		s.start = uint64(next)
 		s.done = 0
 		s.pos = [2]uint64{s.start, s.start}
 		s.end = s.pos
+		s.counted = false
 	}
 	if random {
-		off, ok = w.zoneRandom(fi, s.start, z.span, d, bs, f.size)
+		off, ok = w.zoneRandom(fi, s, z.span, d, bs, f.size)
 	} else {
 		slot := seqSlot(d)
 		if s.end[slot] >= s.start+z.span {
@@ -100,8 +113,9 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs uint64, rando
 	return f.offset + off, bs, true
 }
 
-// zoneRandom draws a block of the zone [start, start+span).
-func (w *worker) zoneRandom(fi int, start, span uint64, d stats.Dir, bs, size uint64) (uint64, bool) {
+// zoneRandom draws a block of the zone [s.start, s.start+span).
+func (w *worker) zoneRandom(fi int, s *zoneState, span uint64, d stats.Dir, bs, size uint64) (uint64, bool) {
+	start := s.start
 	align := w.job.BlockAlign[d]
 	if align == 0 {
 		align = w.job.BS[d]
@@ -110,21 +124,34 @@ func (w *worker) zoneRandom(fi int, start, span uint64, d stats.Dir, bs, size ui
 		return 0, false
 	}
 	slots := max(span/align, 1)
-	off := start + w.randBelow(slots)*align
 	m := w.maps[fi]
-	if m == nil || off+bs > size {
-		return off, true
+	if m == nil {
+		return start + w.randBelow(slots)*align, true
 	}
 	grain := w.gen.grain
 	lo, hi := start/grain, min((start+span+grain-1)/grain, m.blocks)
+	if !s.counted {
+		s.used, s.counted = m.count(lo, hi), true
+	}
+	if s.used >= hi-lo {
+		// The zone is used up: as fio 3.33 does, the map starts over
+		// before the draw.
+		m.reset()
+		s.used = 0
+	}
+	off := start + w.randBelow(slots)*align
+	if off+bs > size {
+		return off, true
+	}
 	b := off / grain
 	for k := lo; k < hi; k++ {
 		if m.mark(b) {
+			s.used++
 			return b * grain, true
 		}
 		if b++; b >= hi {
 			b = lo
 		}
 	}
-	return off, true // the zone is used up: fio uses it again
+	return off, true
 }
