@@ -55,4 +55,3 @@ func TestBlockSizeRanges(t *testing.T) {
 		}
 	}
 }
-
