@@ -227,6 +227,11 @@ func setBSRange(j *Job, value string) error {
 			continue
 		}
 		for d := i; d < 3 && (d == i || !p.More); d++ {
+			if j.BSSplit[d] != nil && (j.BS[d] != uint64(lo) || j.MaxBS()[d] != uint64(hi)) {
+				// fio 3.33 keeps drawing from the bssplit list
+				// but within the new range: it spins or does no I/O.
+				return &UnsupportedError{Reason: "a range other than the bssplit given before it"}
+			}
 			j.BS[d], j.BSMax[d], j.bsRanged[d] = uint64(lo), uint64(hi), true
 		}
 		set = true
