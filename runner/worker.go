@@ -425,6 +425,9 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
 		return false // strided zones may end a loop early (zone.go)
 	}
+	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
+		return false // rw=read:N ends a loop at the file's end (iogen.go)
+	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
 
