@@ -340,6 +340,18 @@ var cases = []conformanceCase{
 		args: args("--name=bu --buffer_compress_percentage=50 --dedupe_percentage=30 --refill_buffers --mem=shm --loops=3 --rw=randwrite --bs=4k --size=256k"),
 		io:   IOPerDir,
 	},
+	{
+		// From fio's own test suite: rw=read:512k with bs=1m stops where
+		// a block no longer fits (t0007, smaller: 11 MiB of 16 MiB);
+		// bsrange with ':' and a bssplit-like list, overriding a later
+		// bs (t0002, t0023); verify_interval above the block size
+		// (t0004).
+		name: "fio_testsuite_skip_bsrange_verify_interval",
+		args: args("--name=skip --rw=read:512k --bs=1m --size=16m " +
+			"--name=bsr --rw=write --bsrange=4k/25:4k:25:8k/50 --bs=8k --size=256k " +
+			"--name=vi --rw=write --bs=512 --verify=md5 --verify_interval=1M --size=64k"),
+		io: IOPerDir,
+	},
 }
 
 // caseSlots bounds the cases run at once (each runs fio and gofio side by

@@ -119,6 +119,7 @@ func (b *Builder) check(j *Job) error {
 	if msg := j.rateMinProblems(); msg != "" {
 		return b.fail(msg)
 	}
+	j.Verify.fitInterval(j)
 	if msg := j.Verify.problem(j); msg != "" {
 		return b.fail(msg)
 	}

@@ -19,6 +19,9 @@ type IOOptions struct {
 	BSUnaligned bool         // bs_unaligned
 	BlockAlign  [3]uint64    // ba; 0 aligns to the block size
 	BSIsSeqRand bool         // bs_is_seq_rand: BS[0] for sequential, BS[1] for random I/O
+	// bsRanged marks the directions whose block sizes bsrange or bssplit
+	// set: fio lets those options override bs whatever their order.
+	bsRanged [3]bool
 
 	RWSequencer        RWSequencer // rw_sequencer
 	OffsetAlign        uint64      // offset_align; 0: the smallest block size
@@ -207,28 +210,34 @@ func (j *Job) MaxBS() [3]uint64 {
 	return m
 }
 
-// setBSRange reads bsrange: lo-hi per direction, later directions taking
-// the last range given.
+// setBSRange reads bsrange: ','-separated "lo-hi" or "lo:hi" ranges per
+// direction, filled as bs fills its slots: piece i sets direction i, the
+// last piece also the directions after it, and an empty or unreadable
+// piece leaves its direction alone (fio 3.33: "1k-4k,,2k-8k" keeps the
+// write block size). Each bound is read as far as it is a number, so
+// "512/25:1k:25" is the range 512-1k, as in fio.
 func setBSRange(j *Job, value string) error {
-	ranges := strings.Split(value, ",")
-	var lo, hi uint64
-	for d := 0; d < 3; d++ {
-		if d < len(ranges) && ranges[d] != "" {
-			a, b, ok := strings.Cut(ranges[d], "-")
-			if !ok {
-				return errNoNumber
-			}
-			av, err1 := parseSize(a, j.KBBase)
-			bv, err2 := parseSize(b, j.KBBase)
-			if err1 != nil || err2 != nil || av.N < 1 || bv.N < 1 {
-				return errNoNumber
-			}
-			lo, hi = uint64(min(av.N, bv.N)), uint64(max(av.N, bv.N))
+	set := false
+	for i, p := range pieces(value, false) {
+		if i >= 3 {
+			break
 		}
-		if lo == 0 {
-			return errNoNumber
+		lo, hi, ok := readRange(p.Text, j.KBBase)
+		if !ok || lo < 1 {
+			continue
 		}
-		j.BS[d], j.BSMax[d] = lo, hi
+		for d := i; d < 3 && (d == i || !p.More); d++ {
+			if j.BSSplit[d] != nil && (j.BS[d] != uint64(lo) || j.MaxBS()[d] != uint64(hi)) {
+				// fio 3.33 keeps drawing from the bssplit list
+				// but within the new range: it spins or does no I/O.
+				return &UnsupportedError{Reason: "a range other than the bssplit given before it"}
+			}
+			j.BS[d], j.BSMax[d], j.bsRanged[d] = uint64(lo), uint64(hi), true
+		}
+		set = true
+	}
+	if !set {
+		return errNoNumber
 	}
 	return nil
 }
@@ -263,7 +272,7 @@ func setBSSplit(j *Job, value string) error {
 		for _, e := range last {
 			lo, hi = min(lo, e.Size), max(hi, e.Size)
 		}
-		j.BS[d], j.BSMax[d] = lo, hi
+		j.BS[d], j.BSMax[d], j.bsRanged[d] = lo, hi, true
 	}
 	return nil
 }

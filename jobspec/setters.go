@@ -337,7 +337,8 @@ func setBS(j *Job, value string) error {
 		return errNoNumber
 	}
 	for d := range 3 {
-		if set[d] {
+		// bsrange and bssplit override bs in fio 3.33 whatever the order.
+		if set[d] && !j.bsRanged[d] {
 			j.BS[d] = uint64(v[d])
 		}
 	}

@@ -135,6 +135,17 @@ func (t VerifyType) HeaderSize() int {
 	return 40 + sums[t]
 }
 
+// fitInterval settles verify_interval as fio 3.33 does (observed in the
+// headers it writes): an interval that does not divide the smallest write
+// block size becomes that block size, so blocksize=512 with
+// verify_interval=1M, or bs=8k with verify_interval=3000, write one header
+// per block.
+func (o *VerifyOptions) fitInterval(j *Job) {
+	if bs := j.BS[1]; o.Interval > 0 && bs%uint64(o.Interval) != 0 {
+		o.Interval = int(bs)
+	}
+}
+
 // problem is the error of verify settings gofio refuses to run with
 // (where fio 3.33 crashes or fails its own check), or "".
 func (o *VerifyOptions) problem(j *Job) string {

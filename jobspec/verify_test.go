@@ -63,8 +63,15 @@ func TestVerifyProblems(t *testing.T) {
 		{"pattern without pattern", func(j *Job) { j.Verify.Type = VerifyPattern }, "verify=pattern needs verify_pattern"},
 		{"verify_only time_based", func(j *Job) { j.Verify.Type, j.Verify.Only, j.TimeBased = VerifyMD5, true, true }, "time_based"},
 		{"backlog at depth 4", func(j *Job) { j.Verify.Type, j.Verify.Backlog, j.IODepth = VerifyMD5, 8, 4 }, "verify_backlog with iodepth=4"},
-		{"interval too small", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifySHA3_512, 100 }, "smaller than the 104-byte"},
-		{"interval not dividing", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifyMD5, 1000 }, "multiple of verify_interval"},
+		{"interval too small", func(j *Job) {
+			j.Verify.Type, j.Verify.Interval, j.BS = VerifySHA3_512, 100, [3]uint64{8000, 8000, 8000}
+		}, "smaller than the 104-byte"},
+		{"interval not dividing reads", func(j *Job) { j.Verify.Type, j.Verify.Interval, j.BS = VerifyMD5, 8192, [3]uint64{4096, 8192, 8192} }, ""},
+		{"interval not dividing reads (rw=rw)", func(j *Job) {
+			j.Verify.Type, j.Verify.Interval, j.BS, j.RW = VerifyMD5, 8192, [3]uint64{4096, 8192, 8192}, RWReadWrite
+		}, "multiple of verify_interval"},
+		{"interval not dividing writes", func(j *Job) { j.Verify.Type, j.Verify.Interval = VerifyMD5, 1000 }, ""},
+		{"interval over the block size", func(j *Job) { j.Verify.Type, j.Verify.Interval, j.BS = VerifyMD5, 1<<20, [3]uint64{512, 512, 512} }, ""},
 		{"offset overlapping", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 50 }, "overlaps the 56-byte"},
 		{"offset past the end", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4050 }, "does not fit"},
 		{"offset fits", func(j *Job) { j.Verify.Type, j.Verify.Offset = VerifyMD5, 4040 }, ""},
@@ -86,9 +93,37 @@ func TestVerifyProblems(t *testing.T) {
 		j := defaults()
 		j.Name, j.RW = "a", RWWrite
 		tt.set(j)
+		j.Verify.fitInterval(j)
 		got := j.Verify.problem(j)
 		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestVerifyIntervalFit keeps the verify_interval fio 3.33 writes headers
+// at: one that does not divide the smallest write block size becomes it.
+func TestVerifyIntervalFit(t *testing.T) {
+	tests := []struct {
+		bs       [3]uint64
+		interval int
+		want     int
+	}{
+		{[3]uint64{512, 512, 512}, 1 << 20, 512}, // fio's t0004
+		{[3]uint64{8192, 8192, 8192}, 3000, 8192},
+		{[3]uint64{12288, 12288, 12288}, 8192, 12288},
+		{[3]uint64{4096, 4096, 4096}, 1024, 1024},
+		{[3]uint64{1 << 20, 1 << 20, 1 << 20}, 512, 512},
+		{[3]uint64{8192, 4096, 4096}, 8192, 4096}, // the write size counts
+		{[3]uint64{4096, 8192, 8192}, 8192, 8192},
+		{[3]uint64{4096, 4096, 4096}, 0, 0},
+	}
+	for _, tt := range tests {
+		j := defaults()
+		j.BS, j.Verify.Type, j.Verify.Interval = tt.bs, VerifyMD5, tt.interval
+		j.Verify.fitInterval(j)
+		if j.Verify.Interval != tt.want {
+			t.Errorf("bs %v verify_interval=%d: %d, want %d", tt.bs, tt.interval, j.Verify.Interval, tt.want)
 		}
 	}
 }

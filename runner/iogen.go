@@ -776,13 +776,24 @@ func seqSlot(d stats.Dir) int { return min(int(d), 1) }
 // seqOffset returns the next sequential offset of file fi.
 func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, uint64, bool) {
 	pos := &w.seqPos[fi][seqSlot(d)]
+	skip := w.skip()
+	// With rw=read:N (N > 0) fio 3.33 ends the file's pass where a block
+	// no longer fits before its end, and after a block that ends there,
+	// rather than wrapping: size=128m, bs=1m, rw=read:512k reads 85 MiB
+	// (fio's t0007). It wraps still in a time_based job or when io_size
+	// asks for more than the loop's region.
+	stopAtEnd := w.seqStopsAtEnd()
 	if *pos+bs > f.size {
+		if stopAtEnd {
+			return 0, 0, false
+		}
 		*pos = 0 // wrap: the bytes issued end the file, not its end
 	}
 	off := *pos
-	skip := w.skip()
 	next := int64(off+bs) + skip
 	switch {
+	case stopAtEnd && off+bs == f.size:
+		next = int64(f.size) // the pass ends with this block
 	case next < 0:
 		next += int64(f.size) - int64(bs)
 		if next < 0 {
@@ -795,6 +806,13 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 	}
 	*pos = uint64(next)
 	return f.offset + off, bs, true
+}
+
+// seqStopsAtEnd reports whether a sequential pass with a forward skip
+// (rw=read:N) ends at the file's end instead of wrapping, and the loop
+// with it (see seqOffset).
+func (w *worker) seqStopsAtEnd() bool {
+	return w.skip() > 0 && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
 }
 
 // skip is the rw=read:N byte skip of sequential patterns.

@@ -91,6 +91,14 @@ func TestSequentialOffsets(t *testing.T) {
 		// rw=read:4k skips 4k after each block and wraps at the end until
 		// the size is done (observed with fio 3.33).
 		{[]string{"rw=read:4k", "size=64k"}, OpRead, append(seq(0, 8192, 8), seq(0, 8192, 8)...)},
+		// A block that no longer fits before the end ends the pass, and
+		// the job, rather than wrapping (fio's t0007 at a smaller scale:
+		// offsets 0, 6k, ... 48k of a 56k file, then 54k does not fit).
+		{[]string{"rw=read:2k", "size=56k"}, OpRead, seq(0, 6144, 9)},
+		// So does a block that ends at the end (rw=read:8k, 64k file).
+		{[]string{"rw=read:8k", "size=64k"}, OpRead, seq(0, 12288, 6)},
+		// loops repeat the shortened pass.
+		{[]string{"rw=read:2k", "size=56k", "loops=2"}, OpRead, append(seq(0, 6144, 9), seq(0, 6144, 9)...)},
 		// rw=read:-8k reads backwards: from the first block, wrapping to
 		// the end (backwards-read.fio; fio's offsets).
 		{[]string{"rw=read:-8k", "size=64k"}, OpRead, append([]int64{0}, seq(57344, -4096, 15)...)},

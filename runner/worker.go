@@ -455,6 +455,9 @@ func (w *worker) more(afterLoop bool) bool {
 		// reaching the end of a file) is the last, as in fio.
 		return false
 	}
+	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
+		return false // rw=read:N ends a loop at the file's end (iogen.go)
+	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
 
