@@ -1,5 +1,5 @@
 // Package netio speaks fio 3.33's client/server wire protocol
-// (shared/reference/client-server.md): the 24-byte command header with
+// (as fio 3.33 puts it on the wire, observed): the 24-byte command header with
 // its CRC-16s and 1024-byte fragments, the payload encodings of every
 // command gofio uses, and the server and client loops. The statistics
 // payloads are built from and decoded into gofio's result model

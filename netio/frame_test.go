@@ -21,7 +21,7 @@ func unhex(t *testing.T, s string) []byte {
 }
 
 // TestEncodeGolden checks whole messages against bytes captured from
-// real fio 3.33 sessions (shared/reference/client-server.md §10).
+// real fio 3.33 sessions (netio/testdata).
 func TestEncodeGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string

@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the numbers every format derives from the raw
-// statistics at print time (shared/reference/stats-algorithms.md): the
+// statistics at print time, as fio 3.33 computes them (observed): the
 // unified_rw_reporting fold, run status group aggregates, bandwidth and
 // IOPS, per=/bw_agg, distribution percentages with their floors, and the
 // latency unit choice.
