@@ -20,7 +20,8 @@ run: build
 	cp examples/quickstart.fio "$$dir"/ && cd "$$dir" && \
 	$(CURDIR)/$(BIN) quickstart.fio
 
-# test runs every test, the differential comparisons with real fio included,
+# test vets the code for each platform gofio runs on (README, Platforms),
+# then runs every test, the differential comparisons with real fio included,
 # and prints how long it took. TESTTIMEOUT bounds each test binary (Go's
 # default of 10m is too short for conformance on a loaded 2-core machine;
 # 30m fits CI's 90-minute budget). The unit packages run first, side by
@@ -30,7 +31,7 @@ TESTTIMEOUT ?= 30m
 TESTFLAGS   ?=
 test:
 	@start=$$(date +%s); rc=0; \
-	$(GO) vet ./... || rc=$$?; \
+	for arch in amd64 arm64; do GOOS=linux GOARCH=$$arch $(GO) vet ./... || rc=$$?; done; \
 	if [ $$rc = 0 ]; then \
 		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) $$($(GO) list ./... | grep -v '/conformance$$') || rc=$$?; \
 		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) ./conformance || rc=$$?; \

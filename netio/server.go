@@ -516,7 +516,7 @@ func (s *session) probeReply() ProbeReply {
 	case "arm64":
 		arch = 13
 	}
-	return ProbeReply{Hostname: host, FioVersion: "fio-3.33", OS: 1, Arch: arch, BPP: 8, CPUs: uint32(runtime.NumCPU())}
+	return ProbeReply{Hostname: host, FioVersion: output.FioVersion, OS: 1, Arch: arch, BPP: 8, CPUs: uint32(runtime.NumCPU())}
 }
 
 // startRun runs the jobs in the background and sends the report, STOP

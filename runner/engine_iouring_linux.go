@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
-
 package runner
 
 // The io_uring engine, over raw io_uring_setup/enter/register system

@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
-
 package runner
 
 // The libaio engine: Linux native asynchronous I/O through io_submit(2)

@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
-
 package runner
 
 // Thin wrappers over the Linux native AIO system calls (io_setup(2),

@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
-
 package runner
 
 // The system calls of the I/O loop: the data transfers of the sync

@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
-
 package runner
 
 // Thin wrappers over io_uring_setup(2), io_uring_enter(2) and

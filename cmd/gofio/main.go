@@ -21,7 +21,7 @@ import (
 )
 
 // version is what --version prints; scripts check its "fio-" prefix.
-const version = "fio-3.33"
+const version = output.FioVersion
 
 func main() {
 	stopProfile := startProfile(os.Stderr) // GOFIO_CPUPROFILE (profile.go)
