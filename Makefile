@@ -21,10 +21,12 @@ run: build
 	$(CURDIR)/$(BIN) quickstart.fio
 
 # test vets the code for each platform gofio runs on (README, Platforms),
-# then runs every test, the differential comparisons with real fio included,
-# and prints how long it took. TESTTIMEOUT bounds each test binary (Go's
-# default of 10m is too short for conformance on a loaded 2-core machine;
-# 30m fits CI's 90-minute budget). The unit packages run first, side by
+# runs staticcheck (a tool dependency in go.mod; its settings are in
+# staticcheck.conf), then runs every test, the differential comparisons
+# with real fio included, and prints how long it took. TESTTIMEOUT
+# bounds each test binary (Go's default of 10m is too short for
+# conformance on a loaded 2-core machine; 30m fits CI's 90-minute
+# budget). The unit packages run first, side by
 # side; conformance, which runs fio and gofio on the same jobs and is the
 # slowest, then runs alone so that nothing else starves it.
 TESTTIMEOUT ?= 30m
@@ -32,6 +34,7 @@ TESTFLAGS   ?=
 test:
 	@start=$$(date +%s); rc=0; \
 	for arch in amd64 arm64; do GOOS=linux GOARCH=$$arch $(GO) vet ./... || rc=$$?; done; \
+	$(GO) tool staticcheck ./... || rc=$$?; \
 	if [ $$rc = 0 ]; then \
 		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) $$($(GO) list ./... | grep -v '/conformance$$') || rc=$$?; \
 		$(GO) test -count=1 -timeout=$(TESTTIMEOUT) $(TESTFLAGS) ./conformance || rc=$$?; \

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -86,15 +85,13 @@ func requireGofio(t *testing.T) string {
 	return gofioPath
 }
 
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
-
 func buildGofio() (string, error) {
-	goBin := goTool()
+	// go test puts the go command's own GOROOT/bin first on the test's
+	// PATH, so this finds the toolchain that runs the tests.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", fmt.Errorf("finding the go command: %w", err)
+	}
 	mod, err := exec.Command(goBin, "env", "GOMOD").Output()
 	if err != nil {
 		return "", fmt.Errorf("go env GOMOD: %v", err)

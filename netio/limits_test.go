@@ -288,7 +288,11 @@ func TestServerShutdown(t *testing.T) {
 	// The idle connection is closed while the shutdown holds srv.mu:
 	// once it is free, the shutdown has marked every connection.
 	srv.mu.Lock()
+	closing := srv.closing
 	srv.mu.Unlock()
+	if !closing {
+		t.Fatal("the idle connection was closed before the shutdown began")
+	}
 	if err := WriteMsg(c, Msg{Op: OpSendETA, Tag: 3}); err != nil {
 		t.Fatal(err)
 	}

@@ -176,31 +176,17 @@ func EncodeTS(j *output.Job, thread int, gs *output.GroupRunStats) []byte {
 	}
 	b.put32(tsFirstErr, uint32(j.FirstError))
 	b.put64(tsErrCount, j.TotalErrors)
-	b.put32(tsKBBase, uint32(kbBaseOf(j.KBBase)))
+	b.put32(tsKBBase, uint32(output.KBBase(j.KBBase)))
 	b.put32(tsUnitBase, unitCode(j.UnitBase))
 	b.put32(tsLatDepth, uint32(j.Depth))
 	b.put64(tsLatTarget, j.LatencyTarget)
 	b.putF64(tsLatPctile, j.LatencyPercentile)
 	b.put64(tsLatWindow, j.LatencyWindow)
-	b.put32(tsSigFigs, uint32(sigFigsOf(j.SigFigs)))
+	b.put32(tsSigFigs, uint32(output.SigFigs(j.SigFigs)))
 	if gs != nil {
 		copy(b[tsSize:], EncodeGS(gs))
 	}
 	return b
-}
-
-func kbBaseOf(kb int) int {
-	if kb == 1000 {
-		return 1000
-	}
-	return 1024
-}
-
-func sigFigsOf(n int) int {
-	if n <= 0 {
-		return 4
-	}
-	return n
 }
 
 // unitCode maps gofio's unit_base (1 bits, else bytes) to fio's code.
@@ -310,9 +296,9 @@ func EncodeGS(g *output.GroupRunStats) []byte {
 		b.put64(96+8*d, g.IOBytes[d])
 		b.put64(120+8*d, g.Agg[d])
 	}
-	b.put32(144, uint32(kbBaseOf(g.KBBase)))
+	b.put32(144, uint32(output.KBBase(g.KBBase)))
 	b.put32(148, unitCode(g.UnitBase))
-	b.put32(152, uint32(sigFigsOf(g.SigFigs)))
+	b.put32(152, uint32(output.SigFigs(g.SigFigs)))
 	b.put32(156, uint32(g.ID))
 	b.put32(160, uint32(g.Unified))
 	return b

@@ -325,16 +325,18 @@ func percentiles(a *stats.Accum, h *stats.Hist, list []float64) []uint64 {
 	return stats.Percentiles(h, a.N, list)
 }
 
-// kbBase returns a kb_base setting with its default.
-func kbBase(kb int) int {
+// KBBase returns the kb_base a report uses for the setting kb: 1000
+// when kb is 1000, else fio's default of 1024 (0, unset, included).
+func KBBase(kb int) int {
 	if kb == 1000 {
 		return 1000
 	}
 	return 1024
 }
 
-// sigFigs returns a significant_figures setting with its default.
-func sigFigs(n int) int {
+// SigFigs returns the significant_figures a report uses for the
+// setting n: n, or fio's default of 4 when n is 0 (unset) or less.
+func SigFigs(n int) int {
 	if n <= 0 {
 		return 4
 	}

@@ -124,3 +124,18 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingDefaults checks the defaults of kb_base and
+// significant_figures that reports (and netio's encoded reports) use.
+func TestSettingDefaults(t *testing.T) {
+	for _, tt := range []struct{ in, kb, sig int }{
+		{0, 1024, 4}, {-1, 1024, 4}, {1024, 1024, 1024}, {1000, 1000, 1000}, {3, 1024, 3}, {10, 1024, 10},
+	} {
+		if got := KBBase(tt.in); got != tt.kb {
+			t.Errorf("KBBase(%d) = %d, want %d", tt.in, got, tt.kb)
+		}
+		if got := SigFigs(tt.in); got != tt.sig {
+			t.Errorf("SigFigs(%d) = %d, want %d", tt.in, got, tt.sig)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func GroupStats(r *Result) []GroupRunStats {
 	out := make([]GroupRunStats, 0, len(r.Groups))
 	for _, g := range r.Groups {
 		a := aggregate(reps, g.ID)
-		gs := GroupRunStats{ID: g.ID, KBBase: kbBase(g.KBBase), UnitBase: g.UnitBase, SigFigs: sigFigs(g.SigFigs), Unified: g.Unified}
+		gs := GroupRunStats{ID: g.ID, KBBase: KBBase(g.KBBase), UnitBase: g.UnitBase, SigFigs: SigFigs(g.SigFigs), Unified: g.Unified}
 		for d := range stats.NDirs {
 			x := a.Dir[d]
 			gs.MaxRun[d], gs.MaxBW[d], gs.IOBytes[d], gs.Agg[d] = x.MaxRun, x.MaxBW, x.IOBytes, x.Agg

@@ -11,8 +11,8 @@ import (
 //
 // followed by a line "..." when the job has clones (numjobs above 1).
 func JobHeader(w io.Writer, h Header) error {
-	sf := sigFigs(h.SigFigs)
-	pow2 := kbBase(h.KBBase) == 1024
+	sf := SigFigs(h.SigFigs)
+	pow2 := KBBase(h.KBBase) == 1024
 	size := func(n uint64) string { return Num2Str(n, sf, 1, pow2, UnitByte) }
 	pair := func(d int) string { return size(h.BSMin[d]) + "-" + size(h.BSMax[d]) }
 	s := h.Name + ": (g=" + strconv.Itoa(h.GroupID) + "): rw=" + h.RW +

@@ -97,8 +97,8 @@ func writeJobBlock(b *bytes.Buffer, r *jobRep, ga *groupAgg, date string) {
 // writeSteady writes the steadystate line.
 func writeSteady(b *bytes.Buffer, r *jobRep) {
 	ss := r.Steady
-	kb := kbBase(r.KBBase)
-	sf := sigFigs(r.SigFigs)
+	kb := KBBase(r.KBBase)
+	sf := SigFigs(r.SigFigs)
 	pow2 := kb == 1024
 	unit := bwUnit(r.UnitBase)
 	bw := ss.BWMean / uint64(kb)
@@ -133,8 +133,8 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 			" (" + Num2Str(bwPerSec(st), 0, 1, true, UnitNone) + ")(" +
 			Num2Str(st.IOBytes, 0, 1, false, UnitByte) + "/" + utoa(rt) + "msec)\n")
 	} else {
-		kb := kbBase(r.KBBase)
-		sf := sigFigs(r.SigFigs)
+		kb := KBBase(r.KBBase)
+		sf := SigFigs(r.SigFigs)
 		pow2 := kb == 1024
 		unit := bwUnit(r.UnitBase)
 		bw := bwPerSec(st)
@@ -181,7 +181,7 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 		}
 	}
 	if st.BW.N > 0 {
-		kb := kbBase(r.KBBase)
+		kb := KBBase(r.KBBase)
 		label := "KiB"
 		if kb == 1000 {
 			label = "kB"
@@ -332,8 +332,8 @@ func writeGroup(b *bytes.Buffer, g *Group, ga *groupAgg) {
 
 // writeGroupLine writes one direction line of a run status group.
 func writeGroupLine(b *bytes.Buffer, g *Group, label string, a *dirAgg) {
-	sf := sigFigs(g.SigFigs)
-	pow2 := kbBase(g.KBBase) == 1024
+	sf := SigFigs(g.SigFigs)
+	pow2 := KBBase(g.KBBase) == 1024
 	unit := bwUnit(g.UnitBase)
 	p := func(n uint64) string { return Num2Str(n, sf, 1, pow2, unit) }
 	q := func(n uint64) string { return Num2Str(n, sf, 1, !pow2, unit) }

@@ -67,7 +67,7 @@ const flowPollNS = 20_000
 // group's), sleeping flow_sleep (or flowPollNS) between looks, and
 // then counts the I/O it may issue. It returns false when the job is
 // stopped or its runtime ends while it waits.
-func (w *worker) flowWait(now int64) bool {
+func (w *worker) flowWait() bool {
 	f := w.flow
 	for !f.allowed() {
 		if f.sleepNS > 0 {
@@ -87,7 +87,7 @@ func (w *worker) flowWait(now int64) bool {
 			w.stopping = true
 			return false
 		}
-		if now = nanotime(); w.deadline != 0 && now >= w.deadline {
+		if now := nanotime(); w.deadline != 0 && now >= w.deadline {
 			w.stopping = true
 			return false
 		}

@@ -309,7 +309,7 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 		w.stopping = true
 		return false
 	}
-	if w.flow != nil && !w.flowWait(now) {
+	if w.flow != nil && !w.flowWait() {
 		return false
 	}
 	u.ErrFn = ""

@@ -54,9 +54,6 @@ var traceIOKinds = map[string]traceKind{
 // traceFileKinds are the names of the file actions.
 var traceFileKinds = map[string]traceKind{"add": traceAdd, "open": traceOpen, "close": traceClose}
 
-// isIO reports whether the action is an I/O the job issues.
-func (k traceKind) isIO() bool { return k <= traceDatasync }
-
 // traceAction is one line of a trace.
 type traceAction struct {
 	ts   uint64 // v3: microseconds since the start; v2 wait: the delay in µs

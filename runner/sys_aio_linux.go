@@ -38,7 +38,7 @@ type aioIocb struct {
 	Buf       uint64 // aio_buf: user buffer address
 	NBytes    uint64 // aio_nbytes
 	Offset    int64  // aio_offset
-	reserved2 uint64 // aio_reserved2
+	_         uint64 // aio_reserved2
 	Flags     uint32 // aio_flags: IOCB_FLAG_*
 	ResFD     uint32 // aio_resfd
 }

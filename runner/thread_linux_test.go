@@ -122,8 +122,8 @@ func TestThreadPriorities(t *testing.T) {
 		ioprio int
 	}{
 		{[]string{"nice=3"}, base.nice + 3, base.ioprio},
-		{[]string{"prio=5"}, base.nice, 2<<13 | 5},      // class 0 is best effort
-		{[]string{"prioclass=3"}, base.nice, 3<<13 | 0}, // idle, level 0
+		{[]string{"prio=5"}, base.nice, 2<<13 | 5},    // class 0 is best effort
+		{[]string{"prioclass=3"}, base.nice, 3 << 13}, // idle, level 0
 		{[]string{"prioclass=2", "prio=7"}, base.nice, 2<<13 | 7},
 		{[]string{"prioclass=0", "prio=1"}, base.nice, 2<<13 | 1},
 	}

@@ -48,7 +48,6 @@ type worker struct {
 	prio               uint16
 
 	// Offset state.
-	fileIdx int
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
 	exhaust []bool // file used up this loop

@@ -106,11 +106,10 @@ func readJobText(name string) (string, error) {
 
 // clientEvent is a message from one server, or its end.
 type clientEvent struct {
-	srv  *remoteServer
-	msg  netio.Msg
-	end  bool
-	err  error
-	quit bool
+	srv *remoteServer
+	msg netio.Msg
+	end bool
+	err error
 }
 
 // remoteServer is the client's state of one server.

@@ -106,9 +106,9 @@ func TestFileShrinksMidRun(t *testing.T) {
 	run := func(bin string) result {
 		name := filepath.Join(dir, filepath.Base(bin)+".dat")
 		// Truncate once the job reads the file (fio's job process has
-		// it open read-only; the layout opened it for writing), then
-		// 300 ms into the reading.
-		r := runWhen(t, dir, bin, until{reads: name}, 300*time.Millisecond, func(*os.Process) {
+		// it open read-only; the layout opened it for writing) and has
+		// read it through a few times (8 MiB).
+		r := runWhen(t, dir, bin, until{reads: name, read: 8 << 20}, 0, func(*os.Process) {
 			if err := os.Truncate(name, 0); err != nil {
 				t.Error(err)
 			}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,10 +9,6 @@ import (
 	"github.com/gofio/gofio/runner"
 	"github.com/gofio/gofio/stats"
 )
-
-// etaUnknown is fio's marker for an ETA it cannot tell yet (the largest
-// 32-bit signed integer); the line then has no bracket part.
-const etaUnknown = math.MaxInt32
 
 // etaJob is what the status line needs to know of one job besides its
 // live status.
@@ -67,11 +61,11 @@ func runChar(j *jobspec.Job) byte {
 	return c
 }
 
-// statusLine builds fio's status lines ("Jobs: 1 (f=1): [r(1)][45.0%]
-// [r=56.2MiB/s][r=14.4k IOPS][eta 00m:11s]") from successive snapshots
-// of the run, and keeps what one line needs from the previous ones: the
-// totals and time of the last printed line, its length for padding, the
-// --eta-newline mark.
+// statusLine samples the run for fio's status lines ("Jobs: 1 (f=1):
+// [r(1)][45.0%][r=56.2MiB/s][r=14.4k IOPS][eta 00m:11s]"), which
+// output.StatusLine renders, and keeps what one line needs from the
+// previous ones: the totals and time of the last printed line, its
+// length for padding, the --eta-newline mark.
 type statusLine struct {
 	jobs    []etaJob
 	exitAll bool // any job has exitall: the ETA is the smallest estimate
@@ -123,18 +117,18 @@ func active(st []runner.JobStatus) bool {
 // next returns the line for snapshot st taken at since, including its
 // leading newline, padding and carriage return, and records it as printed.
 func (s *statusLine) next(st []runner.JobStatus, since time.Duration) string {
-	var run, ramp, setup, files int
+	var ramp, setup int
 	var bytes, ios [stats.NDirs]uint64
-	var chars []byte
+	snap := output.StatusSnapshot{Pow2: s.pow2, Bits: s.bits}
 	for i := range st {
 		j, js := &s.jobs[i], &st[i]
 		switch js.State {
 		case runner.StateRamp:
-			run++
+			snap.Running++
 			ramp++
 		case runner.StateRunning, runner.StateFsyncing, runner.StateFinishing:
-			run++
-			files += js.Files
+			snap.Running++
+			snap.Files += js.Files
 		case runner.StateSetup:
 			setup++
 		}
@@ -148,32 +142,34 @@ func (s *statusLine) next(st []runner.JobStatus, since time.Duration) string {
 				ios[to] += js.IOs[d]
 			}
 		}
-		chars = append(chars, stateChar(js.State, j.char))
+		snap.States = append(snap.States, stateChar(js.State, j.char))
+	}
+	elapsed := ceilSeconds(since)
+	snap.ETA = s.eta(st, elapsed)
+	if snap.Detailed() {
+		if (snap.ETA == 0 && !s.pctShown) || ramp == snap.Running {
+			snap.PercentUnknown = true
+		} else {
+			snap.Percent = float64(elapsed) / float64(elapsed+snap.ETA) * 100
+			if setup > 0 {
+				snap.Percent *= max(0, 1-float64(setup)/float64(snap.Running))
+			}
+			s.pctShown = true
+		}
+		if ms := uint64((since - s.ref) / time.Millisecond); ms > 0 {
+			for d := range bytes {
+				snap.KiBps[d] = sub(bytes[d], s.prevBytes[d]) * 1000 / ms / 1024
+				snap.IOPS[d] = sub(ios[d], s.prevIOs[d]) * 1000 / ms
+			}
+		}
 	}
 
 	var b strings.Builder
 	if s.breakNext {
 		b.WriteByte('\n')
 	}
-	b.WriteString("Jobs: " + strconv.Itoa(run) + " (f=" + strconv.Itoa(files) + ")")
-	elapsed := ceilSeconds(since)
-	eta := s.eta(st, elapsed)
-	bracket := eta != etaUnknown && run > 0
-	if bracket {
-		b.WriteString(": [" + condense(chars) + "][")
-		if (eta == 0 && !s.pctShown) || ramp == run {
-			b.WriteString("-.-%")
-		} else {
-			pct := float64(elapsed) / float64(elapsed+eta) * 100
-			if setup > 0 {
-				pct *= max(0, 1-float64(setup)/float64(run))
-			}
-			b.WriteString(strconv.FormatFloat(pct, 'f', 1, 64) + "%")
-			s.pctShown = true
-		}
-		b.WriteString("]")
-		b.WriteString(s.rates(bytes, ios, since))
-		b.WriteString("[eta " + etaString(eta) + "]")
+	b.WriteString(output.StatusLine(&snap))
+	if snap.Detailed() {
 		n := b.Len()
 		if !s.breakNext && n < s.prevLen {
 			b.WriteString(strings.Repeat(" ", s.prevLen-n))
@@ -206,40 +202,12 @@ func (s *statusLine) next(st []runner.JobStatus, since time.Duration) string {
 	return b.String()
 }
 
-// rates returns the per-interval bandwidth and IOPS part
-// ("[r=55.9MiB/s,w=1676KiB/s][r=14.3k,w=419 IOPS]"), empty when every
-// direction is idle.
-func (s *statusLine) rates(bytes, ios [stats.NDirs]uint64, since time.Duration) string {
-	ms := uint64((since - s.ref) / time.Millisecond)
-	unit := output.UnitBytePerSec
-	if s.bits {
-		unit = output.UnitBitPerSec
-	}
-	var bw, iops []string
-	for d, name := range []string{"r=", "w=", "t="} {
-		var kib, n uint64
-		if ms > 0 {
-			kib = sub(bytes[d], s.prevBytes[d]) * 1000 / ms / 1024
-			n = sub(ios[d], s.prevIOs[d]) * 1000 / ms
-		}
-		if kib == 0 && n == 0 {
-			continue
-		}
-		bw = append(bw, name+output.Num2Str(kib, 4, 1024, s.pow2, unit))
-		iops = append(iops, name+output.Num2Str(n, 4, 1, false, output.UnitNone))
-	}
-	if len(bw) == 0 {
-		return ""
-	}
-	return "[" + strings.Join(bw, ",") + "][" + strings.Join(iops, ",") + " IOPS]"
-}
-
 // eta combines the jobs' estimates: the largest, plus those of jobs that
 // wait for a stonewall; the smallest under exitall. During the first two
 // seconds nothing is known.
 func (s *statusLine) eta(st []runner.JobStatus, elapsed uint64) uint64 {
 	if elapsed < 3 {
-		return etaUnknown
+		return output.ETAUnknown
 	}
 	var eta, waiting uint64
 	for i := range st {
@@ -337,41 +305,4 @@ func stateChar(s runner.JobState, run byte) byte {
 		return 'X'
 	}
 	return '_'
-}
-
-// condense run-length encodes the job characters: "rrr_" → "r(3),_(1)".
-func condense(chars []byte) string {
-	var b strings.Builder
-	for i := 0; i < len(chars); {
-		n := 1
-		for i+n < len(chars) && chars[i+n] == chars[i] {
-			n++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(string(chars[i]) + "(" + strconv.Itoa(n) + ")")
-		i += n
-	}
-	return b.String()
-}
-
-// etaString spells an ETA in seconds as fio does: "00m:05s",
-// "02h:00m:07s", "1d:00h:00m:01s".
-func etaString(x uint64) string {
-	two := func(n uint64) string {
-		if n < 10 {
-			return "0" + strconv.FormatUint(n, 10)
-		}
-		return strconv.FormatUint(n, 10)
-	}
-	s, m, h, d := x%60, x/60%60, x/3600%24, x/86400
-	var out string
-	if d > 0 {
-		out = two(d) + "d:"
-	}
-	if h > 0 || d > 0 {
-		out += two(h) + "h:"
-	}
-	return out + two(m) + "m:" + two(s) + "s"
 }

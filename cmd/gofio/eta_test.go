@@ -9,40 +9,6 @@ import (
 	"github.com/gofio/gofio/runner"
 )
 
-func TestETAString(t *testing.T) {
-	tests := []struct {
-		secs uint64
-		want string
-	}{
-		{0, "00m:00s"},                         // nothing left
-		{65, "01m:05s"},                        // minutes and seconds
-		{7207, "02h:00m:07s"},                  // hours appear once non-zero
-		{86401, "01d:00h:00m:01s"},             // days bring the hours along
-		{etaUnknown * 2, "49710d:06h:28m:14s"}, // fio's doubled unknown, verified
-	}
-	for _, tt := range tests {
-		if got := etaString(tt.secs); got != tt.want {
-			t.Errorf("etaString(%d) = %q; want %q", tt.secs, got, tt.want)
-		}
-	}
-}
-
-func TestCondense(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"r", "r(1)"},               // one job
-		{"rrr_", "r(3),_(1)"},       // a run, then a finished job
-		{"RwP", "R(1),w(1),P(1)"},   // three states
-		{"__m", "_(2),m(1)"},        // finished jobs first
-		{"PPwPP", "P(2),w(1),P(2)"}, // equal characters apart are separate runs
-		{"", ""},                    // no job
-	}
-	for _, tt := range tests {
-		if got := condense([]byte(tt.in)); got != tt.want {
-			t.Errorf("condense(%q) = %q; want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestRunChar(t *testing.T) {
 	tests := []struct {
 		rw      jobspec.RW

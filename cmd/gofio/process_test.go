@@ -153,20 +153,54 @@ func runUntil(t *testing.T, dir, bin, want string, delay time.Duration, act func
 
 // until is what shows that a process is ready for the action: its stdout
 // showing a text, then a file existing, then a process of the run (fio's
-// job processes included) holding a file open for reading; each "" for
-// no condition.
+// job processes included) holding a file open for reading, then the
+// run's processes having read at least read bytes; each "" (0) for no
+// condition.
 type until struct {
 	stdout string
 	file   string
 	reads  string
+	read   int64
+}
+
+// processTree returns pid and its descendants (/proc/PID/task/*/children).
+func processTree(pid int) []int {
+	procs := []int{pid}
+	for i := 0; i < len(procs); i++ {
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", procs[i]))
+		for _, task := range tasks {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", procs[i], task.Name()))
+			for _, c := range strings.Fields(string(b)) {
+				if n, err := strconv.Atoi(c); err == nil {
+					procs = append(procs, n)
+				}
+			}
+		}
+	}
+	return procs
+}
+
+// bytesRead returns how many bytes pid and its living descendants have
+// read with read system calls (rchar of /proc/PID/io): a job reading
+// its file from the page cache counts every pass.
+func bytesRead(pid int) int64 {
+	var total int64
+	for _, p := range processTree(pid) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/io", p))
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "rchar:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				total += n
+			}
+		}
+	}
+	return total
 }
 
 // readsFile reports whether pid or one of its descendants has name open
 // read-only (/proc/PID/fd and fdinfo).
 func readsFile(pid int, name string) bool {
-	procs := []int{pid}
-	for i := 0; i < len(procs); i++ {
-		p := procs[i]
+	for _, p := range processTree(pid) {
 		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p))
 		for _, fd := range fds {
 			if link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p, fd.Name())); err != nil || link != name {
@@ -181,15 +215,6 @@ func readsFile(pid int, name string) bool {
 					if f, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64); err == nil && f&unix.O_ACCMODE == unix.O_RDONLY {
 						return true
 					}
-				}
-			}
-		}
-		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
-		for _, task := range tasks {
-			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", p, task.Name()))
-			for _, c := range strings.Fields(string(b)) {
-				if n, err := strconv.Atoi(c); err == nil {
-					procs = append(procs, n)
 				}
 			}
 		}
@@ -250,7 +275,9 @@ func runWhen(t *testing.T, dir, bin string, when until, delay time.Duration, act
 		for {
 			if _, err := os.Stat(when.file); when.file == "" || err == nil {
 				if when.reads == "" || readsFile(cmd.Process.Pid, when.reads) {
-					break
+					if when.read == 0 || bytesRead(cmd.Process.Pid) >= when.read {
+						break
+					}
 				}
 			}
 			select {

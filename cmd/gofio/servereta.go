@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gofio/gofio/netio"
+	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/runner"
 	"github.com/gofio/gofio/stats"
 )
@@ -79,6 +80,6 @@ func (e *serverETA) eta() netio.ETA {
 		r.UnitBase = 5
 	}
 	r.Threads = uint32(e.threads)
-	r.RunStr = condense(chars)
+	r.RunStr = output.CondenseStates(chars)
 	return r
 }

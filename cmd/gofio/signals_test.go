@@ -22,39 +22,36 @@ func reportAfter(out, marker string) string {
 
 // TestSignalStopsRun interrupts a 60 s time_based run of fio and of gofio
 // with SIGINT (normal output) and SIGTERM (JSON): gofio must end within a
-// second with fio's message, exit status and a complete report. The
-// signal is sent once each shows that it catches signals (fio installs
-// its handlers just before it prints the job lines, and creates the job's
-// file after that; so does gofio), then delay later, so that the jobs
-// have run for a while: a signal sent at a fixed time from the start hit
-// fio before its handlers on a loaded machine, and killed it (143).
-// TestSignalBeforeJobs checks that early window.
+// second with fio's message, exit status and a complete report. The job
+// reads a file of its own (1 MiB, from the page cache); the signal is
+// sent once each program shows that it catches signals (fio installs its
+// handlers just before it prints the job lines, and creates the job's
+// file after that; so does gofio) and its job has read 64 MiB, so that
+// the report has I/O and a run time to show: a signal sent at a fixed
+// time from the start hit fio before its handlers on a loaded machine,
+// and killed it (143). TestSignalBeforeJobs checks that early window.
 func TestSignalStopsRun(t *testing.T) {
 	tests := []struct {
 		sig    syscall.Signal
 		format string
-		start  string        // what stdout shows once the jobs are starting ("": nothing)
-		file   bool          // the job reads a file, whose creation shows it is starting
-		delay  time.Duration // from then to the signal
-		marker string        // what precedes the report on fio's stdout
+		start  string // what stdout shows once the jobs are starting ("": nothing)
+		marker string // what precedes the report on fio's stdout
 	}{
 		// Ctrl-C: the message, then the normal report of what ran.
-		{syscall.SIGINT, "normal", "Starting 1 process\n", false, 700 * time.Millisecond, "\nfio: terminating on signal 2\n"},
+		{syscall.SIGINT, "normal", "Starting 1 process\n", "\nfio: terminating on signal 2\n"},
 		// kill: fio's message precedes the JSON document; gofio's goes to
 		// stderr (docs/compat.md). Nothing shows on stdout before the
-		// report, so the job reads a file of its own (in the page cache).
-		{syscall.SIGTERM, "json", "", true, 1200 * time.Millisecond, "\nfio: terminating on signal 15\n{"},
+		// report: the job's file shows that it is starting.
+		{syscall.SIGTERM, "json", "", "\nfio: terminating on signal 15\n{"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
 		gofio, fio := both(t, func(bin string) result {
-			args := []string{"--output-format=" + tt.format, "--name=s", "--ioengine=null", "--rw=read", "--size=1g", "--time_based", "--runtime=60"}
-			when := until{stdout: tt.start}
-			if tt.file {
-				when.file = filepath.Join(dir, filepath.Base(bin)+".dat")
-				args = append(args, "--ioengine=psync", "--size=1m", "--filename="+when.file)
-			}
-			return runWhen(t, dir, bin, when, tt.delay, func(p *os.Process) { p.Signal(tt.sig) }, args...)
+			file := filepath.Join(dir, filepath.Base(bin)+".dat")
+			args := []string{"--output-format=" + tt.format, "--name=s", "--ioengine=psync", "--rw=read", "--size=1m",
+				"--time_based", "--runtime=60", "--filename=" + file}
+			when := until{stdout: tt.start, reads: file, read: 64 << 20}
+			return runWhen(t, dir, bin, when, 0, func(p *os.Process) { p.Signal(tt.sig) }, args...)
 		})
 		if gofio.took > time.Second {
 			t.Errorf("%v: gofio took %v to end; want under 1 s", tt.sig, gofio.took)
