@@ -1,4 +1,4 @@
-package runner
+package trace
 
 // Replaying a trace (read_iolog): the trace, not the generator, gives
 // each I/O's file, direction, offset and length, as in fio 3.33:
@@ -26,56 +26,48 @@ package runner
 //     finds its files and largest I/O).
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sync"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
 )
 
-// traceLog is a parsed trace: its files and either all its actions or,
+// Log is a parsed trace: its files and either all its actions or,
 // chunked, a reader that gives them on demand.
-type traceLog struct {
-	names   []string
-	actions []traceAction
+type Log struct {
+	// Names are the trace's files, in the order of their indexes.
+	Names []string
+	// Extents are, per file, the end of its furthest I/O; files past
+	// the end of the slice have none.
+	Extents []uint64
+	// MaxLen is the largest I/O: the buffers must hold it.
+	MaxLen uint64
+	// Writes says whether writes or trims are present.
+	Writes bool
+
+	actions []Action
 	pos     int
-	chunked *traceReader
+	chunked *reader
 	file    *os.File // the chunked reader's
 
-	maxLen   uint64 // largest I/O
-	writes   bool   // writes or trims present
-	readonly bool   // --readonly: writes and trims dropped
+	readonly bool // --readonly: writes and trims dropped
 }
 
 // dropped reports whether the replay leaves out actions of kind k.
-func (l *traceLog) dropped(k traceKind) bool {
-	return l.readonly && (k == traceWrite || k == traceTrim)
+func (l *Log) dropped(k Kind) bool {
+	return l.readonly && (k == Write || k == Trim)
 }
 
-// traceLogs hands the traces read while planning to the workers, by job.
-var traceLogs sync.Map // *jobspec.Job -> *traceLog
+// ErrNoIO is Load's error for a trace without a read, write or trim,
+// which fails the job as in fio ("failed initializing iolog").
+var ErrNoIO = errors.New("read_iolog: the trace has no I/O")
 
-// errNoIolog is fio's failure for a trace without I/O.
-var errNoIolog = &setupError{errno: unix.EINVAL, fn: "failed initializing iolog", msgOnly: true,
-	msg: "fio: pid=0, err=22/file:iolog.c:795, func=failed initializing iolog, error=Invalid argument"}
-
-// planJobFiles works out the files of job j: the trace's for a replay
-// (messages about its bad lines go to warn; readonly drops its writes and
-// trims), else planFiles'.
-func planJobFiles(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, error) {
-	if len(j.ReadIolog) > 0 {
-		return planReplay(j, warn, readonly)
-	}
-	return planFiles(j)
-}
-
-// planReplay reads the trace job j replays and returns its files.
-// Messages about bad lines go to warn. Under --readonly the trace's
-// writes and trims are dropped, as in fio.
-func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, error) {
+// Load reads the trace job j replays. Messages about bad lines go to
+// warn. Under --readonly the trace's writes and trims are dropped, as in
+// fio.
+func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 	name := j.IologFor(j.JobNum)
 	var src io.Reader
 	if name == "-" {
@@ -91,13 +83,12 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, erro
 	if j.WriteIolog != "" {
 		fmt.Fprintln(warn, "fio: read iolog overrides write_iolog")
 	}
-	r, err := newTraceReader(src, warn, j.ReplayRedirect)
+	r, err := newReader(src, warn, j.ReplayRedirect)
 	if err != nil {
 		return nil, err
 	}
-	l := &traceLog{readonly: readonly}
+	l := &Log{readonly: readonly}
 	ios := 0
-	var extent []uint64 // per file, the end of its furthest I/O
 	for {
 		a, ok, err := r.next()
 		if err != nil {
@@ -106,89 +97,70 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, erro
 		if !ok {
 			break
 		}
-		if l.dropped(a.kind) {
-			if a.kind == traceTrim {
-				fmt.Fprintf(warn, "bad ddir: %d\n", traceTrim) // fio's message
+		if l.dropped(a.Kind) {
+			if a.Kind == Trim {
+				fmt.Fprintf(warn, "bad ddir: %d\n", Trim) // fio's message
 			}
 			continue
 		}
-		if a.kind <= traceTrim {
+		if a.Kind <= Trim {
 			// Only reads, writes and trims count: a trace of syncs
 			// fails as in fio.
 			ios++
-			l.maxLen = max(l.maxLen, a.len)
-			for len(extent) <= a.file {
-				extent = append(extent, 0)
+			l.MaxLen = max(l.MaxLen, a.Len)
+			for len(l.Extents) <= a.File {
+				l.Extents = append(l.Extents, 0)
 			}
-			extent[a.file] = max(extent[a.file], a.off+a.len)
-			l.writes = l.writes || a.kind != traceRead
+			l.Extents[a.File] = max(l.Extents[a.File], a.Off+a.Len)
+			l.Writes = l.Writes || a.Kind != Read
 		}
 		if !j.ReadIologChunked || name == "-" {
 			l.actions = append(l.actions, a)
 		}
 	}
 	if ios == 0 {
-		return nil, errNoIolog
+		return nil, ErrNoIO
 	}
-	l.names = r.names
+	l.Names = r.names
 	if j.ReadIologChunked && name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, fmt.Errorf("fio: open iolog: %w", err)
 		}
-		if l.chunked, err = newTraceReader(f, io.Discard, j.ReplayRedirect); err != nil {
+		if l.chunked, err = newReader(f, io.Discard, j.ReplayRedirect); err != nil {
 			f.Close()
 			return nil, err
 		}
 		l.file = f
 	}
-	traceLogs.Store(j, l)
-	// A file's region is what the trace reaches in it; the trace, not the
-	// region, bounds the I/O.
-	files := make([]*jobFile, len(l.names))
-	for i, n := range l.names {
-		size := uint64(4096)
-		if i < len(extent) {
-			size = max(size, extent[i])
-		}
-		files[i] = &jobFile{path: n, fd: -1, size: size}
-	}
-	return files, nil
-}
-
-// replayMaxBS is the largest I/O of the trace job j replays (0 without
-// one): the buffers must hold it.
-func replayMaxBS(j *jobspec.Job) uint64 {
-	if l, ok := traceLogs.Load(j); ok {
-		return l.(*traceLog).maxLen
-	}
-	return 0
+	return l, nil
 }
 
 // next returns the trace's next action.
-func (l *traceLog) next() (traceAction, bool) {
+func (l *Log) next() (Action, bool) {
 	if l.chunked != nil {
 		a, ok, err := l.chunked.next()
 		return a, ok && err == nil
 	}
 	if l.pos >= len(l.actions) {
-		return traceAction{}, false
+		return Action{}, false
 	}
 	l.pos++
 	return l.actions[l.pos-1], true
 }
 
 // close releases the chunked reader's file.
-func (l *traceLog) close() {
+func (l *Log) close() {
 	if l.file != nil {
 		l.file.Close()
 		l.file = nil
 	}
 }
 
-// replayer is the replay state of a worker.
-type replayer struct {
-	log       *traceLog
+// Replayer is the replay state of a worker: it gives the trace's actions
+// and when each is due.
+type Replayer struct {
+	log       *Log
 	started   bool
 	due       int64  // when the next I/O is due (ns, monotonic)
 	lastTS    uint64 // the last v3 timestamp
@@ -201,97 +173,82 @@ type replayer struct {
 	base      int64 // the time v2 waits count from
 }
 
-// newReplayer takes the trace planned for job j.
-func newReplayer(j *jobspec.Job) (*replayer, error) {
-	v, ok := traceLogs.LoadAndDelete(j)
-	if !ok {
-		return nil, fmt.Errorf("read_iolog: no trace read for job %s", j.Name)
-	}
-	r := &replayer{log: v.(*traceLog), noStall: j.ReplayNoStall, timeScale: int64(max(j.ReplayTimeScale, 1)),
+// NewReplayer returns the replay of trace l by job j.
+func NewReplayer(l *Log, j *jobspec.Job) *Replayer {
+	r := &Replayer{log: l, noStall: j.ReplayNoStall, timeScale: int64(max(j.ReplayTimeScale, 1)),
 		scale: max(j.ReplayScale, 1), alignMask: ^uint64(0)}
 	if j.ReplayAlign > 0 {
 		r.alignMask = ^(j.ReplayAlign - 1)
 	}
-	return r, nil
+	return r
 }
 
 // wait adds the delay of µs microseconds of trace time, scaled by
 // replay_time_scale.
-func (r *replayer) wait(us uint64) {
+func (r *Replayer) wait(us uint64) {
 	if !r.noStall {
 		r.due += int64(us) * 1000 * 100 / r.timeScale
 	}
 }
 
-// replayNext fills u with the trace's next I/O, doing its file actions
-// and waiting for its time. It returns false at the trace's end.
-func (w *worker) replayNext(u *IOUnit) bool {
-	r := w.trace.replay
-	if !r.started {
-		r.started, r.due = true, nanotime()
-		r.base = r.due - int64(w.job.StartDelay)*1000
-	}
+// Started reports whether Start has been called.
+func (r *Replayer) Started() bool { return r.started }
+
+// Start starts the replay at now (ns, on the clock Due's times are on);
+// the job was set up setup ns before (its startdelay), which v2 waits
+// count from.
+func (r *Replayer) Start(now, setup int64) {
+	r.started, r.due = true, now
+	r.base = r.due - setup
+}
+
+// Next returns the trace's next action on one of the job's nfiles files,
+// having added its wait to the time it is due (Due). It returns false at
+// the trace's end.
+func (r *Replayer) Next(nfiles int) (Action, bool) {
 	for {
 		a, ok := r.log.next()
 		if !ok {
 			r.ended = true
-			return false
+			return a, false
 		}
-		if a.file >= len(w.files) || r.log.dropped(a.kind) {
+		if a.File >= nfiles || r.log.dropped(a.Kind) {
 			continue // a file the first pass did not see (changed trace)
 		}
 		switch {
-		case a.kind == traceWait:
+		case a.Kind == Wait:
 			// fio 3.33 takes a v2 wait for a time in milliseconds since
 			// the job was set up (startdelay included), whatever
 			// replay_time_scale.
 			if !r.noStall {
-				r.due = max(r.due, r.base+int64(a.ts)*1000)
+				r.due = max(r.due, r.base+int64(a.TS)*1000)
 			}
 			continue
-		case a.ts > r.lastTS:
-			r.wait(a.ts - r.lastTS)
+		case a.TS > r.lastTS:
+			r.wait(a.TS - r.lastTS)
 		}
-		r.lastTS = a.ts
-		if !r.noStall && !w.pauseUntil(r.due) {
-			return false
-		}
-		switch a.kind {
-		case traceAdd:
-			continue
-		case traceOpen:
-			if !w.openFile(a.file, 0) {
-				return false
-			}
-			continue
-		case traceClose:
-			if w.reaper == nil {
-				// An async engine may still have I/O on the file: it
-				// stays open until the replay ends.
-				w.closeFile(a.file)
-			}
-			continue
-		}
-		if !w.openFile(a.file, 0) {
-			return false
-		}
-		f := w.files[a.file]
-		off := int64((a.off / r.scale) & r.alignMask)
-		switch a.kind {
-		case traceSync, traceDatasync:
-			op := OpFsync
-			if a.kind == traceDatasync {
-				op = OpFdatasync
-			}
-			u.Op, u.File, u.FD, u.Offset = op, a.file, f.fd, r.lastOff
-			u.Buf = u.Buf[:0]
-		default:
-			w.fillUnit(u, Op(a.kind), a.file, f.fd, off, a.len)
-			r.lastOff = off
-			w.ios++
-			w.loopIssued += a.len
-			w.totalIssued += a.len
-		}
-		return true
+		r.lastTS = a.TS
+		return a, true
 	}
 }
+
+// Due returns when the action Next returned is due (ns), and whether to
+// wait for it (not with replay_no_stall).
+func (r *Replayer) Due() (int64, bool) { return r.due, !r.noStall }
+
+// Ended reports whether the trace is done.
+func (r *Replayer) Ended() bool { return r.ended }
+
+// Offset returns the offset data action a is issued at: scaled by
+// replay_scale, aligned by replay_align. A sync that follows is issued
+// at it (LastOffset).
+func (r *Replayer) Offset(a Action) int64 {
+	r.lastOff = int64((a.Off / r.scale) & r.alignMask)
+	return r.lastOff
+}
+
+// LastOffset returns the offset of the last data action.
+func (r *Replayer) LastOffset() int64 { return r.lastOff }
+
+// Close releases the trace's file, if it is read while replaying.
+func (r *Replayer) Close() { r.log.close() }

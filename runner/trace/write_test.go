@@ -1,4 +1,4 @@
-package runner
+package trace
 
 import (
 	"os"
@@ -8,25 +8,24 @@ import (
 
 func TestTraceWriter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace")
-	w, err := newTraceWriter(path)
+	w, err := NewWriter(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 8192)
-	w.fileAction("/d/f", "add", 15_999)                                          // 15 µs, truncated
-	w.fileAction("/d/f", "open", 90_000)                                         // 90 µs
-	w.io("/d/f", &IOUnit{Op: OpWrite, Offset: 4096, Buf: buf[:4096]}, 94_000)    // a write
-	w.io("/d/f", &IOUnit{Op: OpFdatasync, Offset: 0, Buf: buf[:0]}, 235_000)     // the last I/O's offset
-	w.io("/d/f", &IOUnit{Op: OpSyncFileRange, Offset: 0, Buf: buf[:0]}, 240_000) // named as fio does
-	w.io("/d/f", &IOUnit{Op: OpTrim, Offset: 8192, Buf: buf[:8192]}, 1_000_000)
-	w.fileAction("/d/f", "close", 1_252_000)
+	w.FileAction("/d/f", "add", 15_999)        // 15 µs, truncated
+	w.FileAction("/d/f", "open", 90_000)       // 90 µs
+	w.IO("/d/f", "write", 4096, 4096, 94_000)  // a write
+	w.Sync("/d/f", "datasync", 235_000)        // the last I/O's offset
+	w.Sync("/d/f", "sync_file_range", 240_000) // named as fio does
+	w.IO("/d/f", "trim", 8192, 8192, 1_000_000)
+	w.FileAction("/d/f", "close", 1_252_000)
 	allocs := testing.AllocsPerRun(100, func() {
-		w.io("/d/f", &IOUnit{Op: OpRead, Buf: buf[:512]}, 2_000_000)
+		w.IO("/d/f", "read", 0, 512, 2_000_000)
 	})
 	if allocs != 0 {
 		t.Errorf("io: %v allocations per line, want 0", allocs)
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)
