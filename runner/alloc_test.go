@@ -40,7 +40,7 @@ func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 			tb.Fatalf("layout: %v", err)
 		}
 	}
-	w, err := newWorker(j, info, t.files)
+	w, err := newWorker(j, info, t.files, nil)
 	if err != nil {
 		if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 			tb.Skipf("engine unavailable here (seccomp or old kernel?): %v", err)

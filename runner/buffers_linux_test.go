@@ -56,7 +56,7 @@ func TestBufferFillTouches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := newWorker(j, info, files)
+		w, err := newWorker(j, info, files, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestBufferPatternAcrossUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := newWorker(j, info, files)
+	w, err := newWorker(j, info, files, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

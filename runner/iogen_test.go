@@ -326,7 +326,7 @@ func TestNextAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := newWorker(j, info, files)
+		w, err := newWorker(j, info, files, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

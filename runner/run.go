@@ -16,6 +16,7 @@ import (
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -58,6 +59,9 @@ type task struct {
 	job   *jobspec.Job
 	info  EngineInfo
 	files []*jobFile
+	// trace is the trace a read_iolog job replays, read while planning
+	// (planJobFiles) and handed to its worker; nil for other jobs.
+	trace *trace.Log
 	w     *worker
 	// skipped: the run was refused before this job started (a write
 	// to a mounted device).
@@ -101,7 +105,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.files = []*jobFile{{size: 1 << 62, fd: -1}}
 			continue
 		}
-		files, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
+		files, tl, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
 		for _, f := range files {
 			switch {
 			case f.ignored:
@@ -114,7 +118,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.fail(err)
 			continue
 		}
-		t.files = files
+		t.files, t.trace = files, tl
 	}
 	if msg := mountedWrites(tasks); msg != "" {
 		// fio refuses the whole run before any job starts, and exits 0
@@ -194,7 +198,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if t.err != 0 || t.skipped {
 				continue
 			}
-			w, err := newWorker(t.job, t.info, t.files)
+			w, err := newWorker(t.job, t.info, t.files, t.trace)
 			var qe *queueInitError
 			if errors.As(err, &qe) {
 				t.err, t.errFn = qe.errno, "io_queue_init"

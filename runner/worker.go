@@ -11,6 +11,8 @@ import (
 
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/statlog"
+	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -71,7 +73,7 @@ type worker struct {
 	// smp takes the bandwidth/IOPS samples (stats-algorithms.md §3.1);
 	// retry is a unit the engine answered Busy, queued again after a reap.
 	smp    *stats.Sampler
-	logs   *jobLogs // bw, iops and latency logs (iolog.go); nil if none
+	logs   *statlog.Logs // bw, iops and latency logs (statlog.go); nil if none
 	retry  *IOUnit
 	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
@@ -94,7 +96,7 @@ type worker struct {
 	bufs    bufState      // write buffer contents (buffers.go)
 	opener  FileOpener    // the engine's, or nil
 	vfy     *verifier     // verify state (verify.go), nil without verify
-	trace   *tracer       // write_iolog/read_iolog (iolog_trace.go), nil without
+	trace   *tracer       // write_iolog/read_iolog (trace.go), nil without
 	thinker Thinker       // the engine's pause after each completion (cpuio), or nil
 	lim     *limits       // rate_min, max_latency, latency_target (limits.go); nil without
 	locker  *fileLocker   // lockfile (lockfile.go); nil without
@@ -107,8 +109,9 @@ type worker struct {
 }
 
 // newWorker prepares job j: engine, units and buffers. Files must have
-// been laid out.
-func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, error) {
+// been laid out. replay is the trace a read_iolog job replays, as
+// planJobFiles read it; nil for other jobs.
+func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile, replay *trace.Log) (*worker, error) {
 	w := &worker{job: j, info: info, files: files}
 	w.clat = !j.DisableClat
 	w.lat = !j.DisableLat
@@ -123,7 +126,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		w.regionBytes += f.size
 	}
 	mb := j.MaxBS()
-	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(j))
+	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(replay))
 	depth := j.IODepth
 	w.gen.seeds, w.gen.repeat = jobSeeds(j) // fio's seed slots (fiorand.go)
 	mem, per, err := w.allocBuffers(depth, maxBS)
@@ -202,7 +205,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 	if w.vfy != nil {
 		w.vfy.seeds.seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
-	if w.trace, err = newTracer(w); err != nil {
+	if w.trace, err = newTracer(w, replay); err != nil {
 		w.release()
 		return nil, err
 	}
@@ -434,7 +437,7 @@ func (w *worker) more(afterLoop bool) bool {
 		return false
 	}
 	if w.trace != nil && w.trace.replay != nil {
-		return !w.trace.replay.ended // a trace is replayed once
+		return !w.trace.replay.Ended() // a trace is replayed once
 	}
 	j := w.job
 	if j.TimeBased {
@@ -674,7 +677,7 @@ func (w *worker) commit() int64 {
 			slat := uint64(max(0, now-u.start))
 			w.st.AddSlat(stats.Dir(u.Op), slat, w.slatHist)
 			if w.logs != nil {
-				w.logs.submitted(u, slat, now, w.epoch)
+				w.logs.Submitted(stats.Dir(u.Op), slat, uint64(u.Offset), uint32(len(u.Buf)), u.Prio, now, w.epoch)
 			}
 		}
 	}
@@ -780,7 +783,7 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 		}
 	}
 	if w.logs != nil {
-		w.logs.complete(u, d, bytes, start, issue, done, w.epoch)
+		w.logs.Complete(d, uint64(u.Offset), uint32(len(u.Buf)), u.Prio, bytes, start, issue, done, w.epoch)
 	}
 }
 

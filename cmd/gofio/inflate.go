@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/gofio/gofio/runner"
+	"github.com/gofio/gofio/runner/statlog"
 )
 
 // inflateLog carries out --inflate-log=name: the log that a job stored
@@ -30,9 +30,9 @@ func inflateLog(name string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fio: short read on reading log")
 		return 1
 	}
-	if err := runner.InflateLog(stdout, bytes.NewReader(data)); err != nil {
+	if err := statlog.InflateLog(stdout, bytes.NewReader(data)); err != nil {
 		fmt.Fprintln(stderr, err)
-		if errors.Is(err, runner.ErrInflate) {
+		if errors.Is(err, statlog.ErrInflate) {
 			return 253
 		}
 		return 1

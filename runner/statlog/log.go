@@ -1,4 +1,8 @@
-package runner
+// Package statlog keeps a job's statistics logs (write_bw_log,
+// write_iops_log, write_lat_log, write_hist_log) while it runs and writes
+// them when it ends, as fio 3.33 does: the samples, their log_avg_msec
+// windows, log_compression and log_store_compressed, and --inflate-log.
+package statlog
 
 import (
 	"github.com/gofio/gofio/jobspec"
@@ -6,7 +10,7 @@ import (
 )
 
 // This file keeps a job's I/O logs (write_bw_log, write_iops_log,
-// write_lat_log; write_hist_log in histlog.go) in memory while the job runs; iologfile.go writes them
+// write_lat_log; write_hist_log in hist.go) in memory while the job runs; file.go writes them
 // when it ends, as fio does.
 //
 // fio 3.33's behaviour, as observed:
@@ -45,7 +49,7 @@ type ioLog struct {
 	cur    []logEntry
 	next   int // size of the next chunk
 	win    [stats.NDirs]logWindow
-	zip    *logZip // log_compression: the full chunks, compressed (iologz.go)
+	zip    *logZip // log_compression: the full chunks, compressed (compress.go)
 }
 
 // logWindow is one direction's log_avg_msec window of a latency log.
@@ -143,8 +147,8 @@ func (l *ioLog) flush(d stats.Dir, at int64, maxVal bool) {
 	w.sum, w.max, w.n = 0, 0, 0
 }
 
-// jobLogs are the logs of one job; nil when it writes none.
-type jobLogs struct {
+// Logs are the logs of one job; nil when it writes none.
+type Logs struct {
 	opts   jobspec.LogOptions
 	name   string // the job's name: the default prefix
 	avg    int64  // log_avg_msec
@@ -169,13 +173,13 @@ type jobLogs struct {
 	alt       bool
 }
 
-// logIntervals returns the bw and iops sampling intervals (ms) of job j,
+// Intervals returns the bw and iops sampling intervals (ms) of job j,
 // 0 meaning a sample per I/O. A bw (iops) log takes them over (stats-
 // algorithms.md §3.2): with log_avg_msec=0 every I/O is a sample, else
 // the interval is log_avg_msec, or bwavgtime (iopsavgtime) if that was
 // given. (Observed on fio 3.33: bwavgtime=800 with log_avg_msec=300
 // samples every 800 ms, bwavgtime=300 with log_avg_msec=0 every I/O.)
-func logIntervals(j *jobspec.Job) (bw, iops int) {
+func Intervals(j *jobspec.Job) (bw, iops int) {
 	bw, iops = j.BWAvgTime, j.IOPSAvgTime
 	if j.WriteBWLog && (j.LogAvgMsec == 0 || !j.BWAvgTimeSet) {
 		bw = j.LogAvgMsec
@@ -186,13 +190,17 @@ func logIntervals(j *jobspec.Job) (bw, iops int) {
 	return bw, iops
 }
 
-// newJobLogs returns j's logs, or nil when it writes none.
-func newJobLogs(j *jobspec.Job) *jobLogs {
+// New returns j's logs, or nil when it writes none. prio is the job's
+// I/O priority as ioprio_set takes it, which every I/O of the job has
+// unless its engine gives it another; now is the time on the clock the
+// samples are taken on (ns), which the log_unix_epoch and
+// log_alternate_epoch clocks are set against.
+func New(j *jobspec.Job, prio uint16, now int64) *Logs {
 	if !j.WriteBWLog && !j.WriteIOPSLog && !j.WriteLatLog && !j.WriteHistLog {
 		return nil
 	}
-	l := &jobLogs{opts: j.LogOptions, name: j.Name, avg: int64(j.LogAvgMsec), maxVal: j.LogMaxValue}
-	bw, iops := logIntervals(j)
+	l := &Logs{opts: j.LogOptions, name: j.Name, avg: int64(j.LogAvgMsec), maxVal: j.LogMaxValue}
+	bw, iops := Intervals(j)
 	// fio takes no per-I/O bw samples with disable_bw_measurement, and
 	// no per-I/O iops samples either when every time measurement is off
 	// (gtod_reduce); the files are still written, empty. A latency log
@@ -224,33 +232,26 @@ func newJobLogs(j *jobspec.Job) *jobLogs {
 			}
 		}
 	}
-	l.prio = ioprio(j)
+	l.prio = prio
 	if j.WriteHistLog {
 		l.hist = newHistLog(j.LogHistMsec, j.LogHistCoarseness)
 	}
 	if j.LogUnixEpoch || j.LogAlternateEpoch {
 		l.alt = true
-		l.altOffset = altClock(j.LogAlternateEpochClockID) - nanotime()
+		l.altOffset = altClock(j.LogAlternateEpochClockID) - now
 	}
 	return l
 }
 
-// newSampler returns the job's bw/iops sampler, with its samples going
-// to the windowed bw and iops logs, and makes the job's logs.
-func (w *worker) newSampler() *stats.Sampler {
-	j := w.job
-	w.logs = newJobLogs(j)
-	bw, iops := logIntervals(j)
-	s := stats.NewSampler(bw, iops)
-	if l := w.logs; l != nil {
-		s.SetRecorder(l.record, l.bw != nil && bw > 0, l.iops != nil && iops > 0)
-	}
-	return s
+// Attach sends sampler s's samples to the windowed bw and iops logs, bw
+// and iops being the sampler's intervals (ms), as Intervals gives them.
+func (l *Logs) Attach(s *stats.Sampler, bw, iops int) {
+	s.SetRecorder(l.record, l.bw != nil && bw > 0, l.iops != nil && iops > 0)
 }
 
 // record logs a sampler's sample; it runs on the ticker's goroutine,
 // which alone touches the windowed bw and iops logs.
-func (l *jobLogs) record(iops bool, d stats.Dir, at int64, v uint64) {
+func (l *Logs) record(iops bool, d stats.Dir, at int64, v uint64) {
 	log := l.bw
 	if iops {
 		log = l.iops
@@ -258,12 +259,14 @@ func (l *jobLogs) record(iops bool, d stats.Dir, at int64, v uint64) {
 	log.add(logEntry{at: at, val: v, dir: uint8(d)})
 }
 
-// complete logs the completion of data unit u in direction d, counted
-// by the statistics; bytes is what it moved.
-func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, done, epoch int64) {
-	off, bs := uint64(u.Offset), uint32(len(u.Buf))
+// Complete logs the completion of a data I/O in direction d, counted by
+// the statistics: at offset off, of block size bs, with priority prio
+// (0: the job's), started at start, issued at issue and done at done;
+// bytes is what it moved. epoch is the job's epoch (the end of
+// ramp_time); times are ns on the clock New was given.
+func (l *Logs) Complete(d stats.Dir, off uint64, bs uint32, prio uint16, bytes uint64, start, issue, done, epoch int64) {
 	clat := uint64(max(done-issue, 0))
-	prio := l.unitPrio(u)
+	prio = l.unitPrio(prio)
 	if l.clat != nil {
 		l.clat.sample(d, done, epoch, l.avg, l.maxVal, clat, off, bs, prio)
 	}
@@ -284,26 +287,28 @@ func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, d
 	}
 }
 
-// unitPrio is the priority logged for u: the one its engine gave it
-// (cmdprio options), else the job's.
-func (l *jobLogs) unitPrio(u *IOUnit) uint16 {
-	if u.Prio != 0 {
-		return u.Prio
+// unitPrio is the priority logged for an I/O of priority p: the one its
+// engine gave it (cmdprio options), else the job's.
+func (l *Logs) unitPrio(p uint16) uint16 {
+	if p != 0 {
+		return p
 	}
 	return l.prio
 }
 
-// submitted logs the submission latency of unit u, issued at issue.
-func (l *jobLogs) submitted(u *IOUnit, slat uint64, issue, epoch int64) {
+// Submitted logs the submission latency slat of an I/O in direction d
+// at offset off, of block size bs and priority prio (0: the job's),
+// issued at issue.
+func (l *Logs) Submitted(d stats.Dir, slat, off uint64, bs uint32, prio uint16, issue, epoch int64) {
 	if l.slat != nil {
-		l.slat.sample(stats.Dir(u.Op), issue, epoch, l.avg, l.maxVal, slat, uint64(u.Offset), uint32(len(u.Buf)), l.unitPrio(u))
+		l.slat.sample(d, issue, epoch, l.avg, l.maxVal, slat, off, bs, l.unitPrio(prio))
 	}
 }
 
-// end closes the logs of a job that ended at end: the latency windows
+// End closes the logs of a job that ended at end: the latency windows
 // still open are logged then, and per-I/O bw and iops samples replace
 // the sampler's statistics in st.
-func (l *jobLogs) end(st *stats.Job, end int64) {
+func (l *Logs) End(st *stats.Job, end int64) {
 	if l.avg > 0 {
 		for _, log := range []*ioLog{l.slat, l.clat, l.lat} {
 			if log == nil {
@@ -322,17 +327,4 @@ func (l *jobLogs) end(st *stats.Job, end int64) {
 			st.Dir[d].IOPS = l.iopsAcc[d]
 		}
 	}
-}
-
-// ioprio returns job j's I/O priority as ioprio_set takes it: prioclass
-// (best effort when only prio is given) in the top bits, prio below.
-func ioprio(j *jobspec.Job) uint16 {
-	class, level := 0, 0
-	if j.PrioSet && j.Prio >= 0 {
-		class, level = 2, j.Prio
-	}
-	if j.PrioClassSet && j.PrioClass >= 0 {
-		class = j.PrioClass
-	}
-	return uint16(class<<13 | level)
 }

@@ -1,9 +1,6 @@
-package runner
+package statlog
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -25,27 +22,6 @@ func TestLogFileName(t *testing.T) {
 	for _, tt := range tests {
 		if got := logFileName(tt.prefix, tt.suffix, tt.num, tt.perJob); got != tt.want {
 			t.Errorf("logFileName(%q, %q, %d, %v) = %q, want %q", tt.prefix, tt.suffix, tt.num, tt.perJob, got, tt.want)
-		}
-	}
-}
-
-func TestLogIntervals(t *testing.T) {
-	tests := []struct {
-		args     []string
-		bw, iops int
-	}{
-		{nil, 500, 500},                    // no logs: bwavgtime and iopsavgtime
-		{[]string{"write_bw_log"}, 0, 500}, // per-I/O bw samples
-		{[]string{"write_iops_log=x", "log_avg_msec=200"}, 500, 200},              // the log's window
-		{[]string{"write_bw_log", "log_avg_msec=800", "bwavgtime=300"}, 300, 500}, // an explicit bwavgtime wins
-		{[]string{"write_bw_log", "log_avg_msec=300", "bwavgtime=800"}, 800, 500}, // also when longer
-		{[]string{"write_bw_log", "bwavgtime=300"}, 0, 500},                       // min(0, 300)
-		{[]string{"write_lat_log", "log_avg_msec=100"}, 500, 500},                 // latency logs leave sampling alone
-	}
-	for _, tt := range tests {
-		j := jobOf(t, append([]string{"name=j", "ioengine=null", "size=4k"}, tt.args...)...)
-		if bw, iops := logIntervals(j); bw != tt.bw || iops != tt.iops {
-			t.Errorf("%q: intervals %d, %d; want %d, %d", tt.args, bw, iops, tt.bw, tt.iops)
 		}
 	}
 }
@@ -78,14 +54,14 @@ func TestLogWindows(t *testing.T) {
 			"150, 3, 0, 0\n"},
 	}
 	for _, tt := range tests {
-		l := &jobLogs{avg: tt.avg, maxVal: tt.maxVal}
+		l := &Logs{avg: tt.avg, maxVal: tt.maxVal}
 		l.clat = newIOLog("clat", 0)
 		epoch := int64(1000) * ms
 		for i, at := range tt.at {
 			l.clat.sample(stats.Read, epoch+at*ms, epoch, l.avg, l.maxVal, tt.vals[i], 0, 4096, 0)
 		}
 		var st stats.Job
-		l.end(&st, epoch+tt.end*ms)
+		l.End(&st, epoch+tt.end*ms)
 		var b strings.Builder
 		l.clat.entries(func(e *logEntry) {
 			line := string(l.appendEntry(nil, e, epoch))
@@ -118,7 +94,7 @@ func TestAppendEntry(t *testing.T) {
 		{jobspec.LogOptions{}, 0, "3, 42, 1, 4096, 0\n", 0x4005},
 	}
 	for _, tt := range tests {
-		l := &jobLogs{opts: tt.opts, alt: tt.alt != 0, altOffset: tt.alt}
+		l := &Logs{opts: tt.opts, alt: tt.alt != 0, altOffset: tt.alt}
 		e := e
 		e.prio = tt.prio
 		if got := string(l.appendEntry(nil, &e, 10)); got != tt.want {
@@ -148,61 +124,5 @@ func TestIOLogGrowth(t *testing.T) {
 	l = newIOLog("lat", 4096)
 	if a := testing.AllocsPerRun(1000, func() { l.add(logEntry{val: 1}) }); a != 0 {
 		t.Errorf("add allocates %v times per entry", a)
-	}
-}
-
-// TestWriteLogs runs a small job with every per-I/O log and checks the
-// files' names and lines, and that the bw and iops samples are per I/O.
-func TestWriteLogs(t *testing.T) {
-	dir := t.TempDir()
-	pre := filepath.Join(dir, "p")
-	w := steadyWorker(t, dir, "name=j", "ioengine=null", "size=32k", "bs=4k", "rw=write", "time_based", "runtime=60",
-		"write_bw_log="+pre, "write_iops_log="+pre, "write_lat_log="+pre, "log_offset=1")
-	if w.logs == nil {
-		t.Fatal("no logs")
-	}
-	stop := make(chan struct{})
-	w.stretch(8, stop)
-	var errs strings.Builder
-	w.writeLogs(7, &errs)
-	if errs.Len() > 0 {
-		t.Fatal(errs.String())
-	}
-	for _, s := range []string{"bw", "iops", "slat", "clat", "lat"} {
-		b, err := os.ReadFile(pre + "_" + s + ".7.log")
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := strings.Count(string(b), "\n")
-		want := 8
-		if s == "slat" {
-			want = 0 // a sync engine has no submission latency
-		}
-		if n != want {
-			t.Errorf("%s log: %d lines, want %d:\n%s", s, n, want, b)
-		}
-		for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			if want == 0 {
-				break
-			}
-			f := strings.Split(line, ", ")
-			if len(f) != 6 || f[2] != "1" || f[3] != "4096" || f[4] != strconv.Itoa(i*4096) || f[5] != "0" {
-				t.Errorf("%s log line %d: %q", s, i, line)
-			}
-			if s == "iops" && f[1] != "1" {
-				t.Errorf("iops log line %d: %q, want value 1", i, line)
-			}
-		}
-	}
-	if got := w.st.Dir[stats.Write].BW.N; got != 8 {
-		t.Errorf("bw samples %d, want 8 (one per I/O)", got)
-	}
-	if got := w.st.Dir[stats.Write].IOPS.N; got != 8 {
-		t.Errorf("iops samples %d, want 8 (one per I/O)", got)
-	}
-	// Further I/O adds log entries into the preallocated chunk without
-	// allocating.
-	if a := testing.AllocsPerRun(2, func() { w.stretch(100, stop) }); a != 0 {
-		t.Errorf("%v allocations per 100 logged I/Os; want 0", a)
 	}
 }

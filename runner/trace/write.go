@@ -1,4 +1,4 @@
-package runner
+package trace
 
 // Writing a trace (write_iolog), as fio 3.33 writes it: the file is
 // opened for appending and gets the header "fio version 3 iolog", then
@@ -21,51 +21,52 @@ import (
 	"strconv"
 )
 
-// traceWriter writes one job's trace.
-type traceWriter struct {
+// Writer writes one job's trace.
+type Writer struct {
 	f       *os.File
 	bw      *bufio.Writer
 	line    []byte // scratch, reused for each line
-	added   bool
 	lastOff int64
 }
 
-// newTraceWriter opens path for appending and writes the header.
-func newTraceWriter(path string) (*traceWriter, error) {
+// NewWriter opens path for appending and writes the header.
+func NewWriter(path string) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("fio: write_iolog: %w", err)
 	}
-	t := &traceWriter{f: f, bw: bufio.NewWriterSize(f, 64<<10), line: make([]byte, 0, 4096+64)}
+	t := &Writer{f: f, bw: bufio.NewWriterSize(f, 64<<10), line: make([]byte, 0, 4096+64)}
 	t.bw.WriteString("fio version 3 iolog\n")
 	return t, nil
 }
 
-// traceOpNames are the actions fio logs for each operation.
-var traceOpNames = [...]string{
-	OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync",
-	OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range",
-}
-
-// fileAction logs a file action (add, open, close) at ns since the start.
-func (t *traceWriter) fileAction(name, action string, ns int64) {
+// FileAction logs a file action (add, open, close) at ns since the start.
+func (t *Writer) FileAction(name, action string, ns int64) {
 	b := t.stamp(ns, name)
 	b = append(b, action...)
 	b = append(b, '\n')
 	t.bw.Write(b)
 }
 
-// io logs the I/O in u on the named file at ns since the start.
-func (t *traceWriter) io(name string, u *IOUnit, ns int64) {
+// IO logs a data I/O (action read, write or trim) of n bytes at offset
+// off on the named file at ns since the start.
+func (t *Writer) IO(name, action string, off int64, n int, ns int64) {
+	t.lastOff = off
+	t.op(name, action, off, n, ns)
+}
+
+// Sync logs a sync of the named file (action sync, datasync or
+// sync_file_range) at ns since the start; its offset is that of the
+// last I/O logged.
+func (t *Writer) Sync(name, action string, ns int64) {
+	t.op(name, action, t.lastOff, 0, ns)
+}
+
+// op logs an I/O action.
+func (t *Writer) op(name, action string, off int64, n int, ns int64) {
 	b := t.stamp(ns, name)
-	b = append(b, traceOpNames[u.Op]...)
+	b = append(b, action...)
 	b = append(b, ' ')
-	off, n := u.Offset, len(u.Buf)
-	if !u.Op.IsData() {
-		off, n = t.lastOff, 0
-	} else {
-		t.lastOff = off
-	}
 	b = strconv.AppendInt(b, off, 10)
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(n), 10)
@@ -74,7 +75,7 @@ func (t *traceWriter) io(name string, u *IOUnit, ns int64) {
 }
 
 // stamp starts a line: the time in µs and the file name.
-func (t *traceWriter) stamp(ns int64, name string) []byte {
+func (t *Writer) stamp(ns int64, name string) []byte {
 	b := strconv.AppendInt(t.line[:0], max(ns, 0)/1000, 10)
 	b = append(b, ' ')
 	b = append(b, name...)
@@ -83,8 +84,8 @@ func (t *traceWriter) stamp(ns int64, name string) []byte {
 	return b
 }
 
-// close flushes and closes the trace.
-func (t *traceWriter) close() error {
+// Close flushes and closes the trace.
+func (t *Writer) Close() error {
 	err := t.bw.Flush()
 	if cerr := t.f.Close(); err == nil {
 		err = cerr

@@ -1,4 +1,4 @@
-package runner
+package trace
 
 import (
 	"bytes"
@@ -12,41 +12,41 @@ func TestTraceParse(t *testing.T) {
 	tests := []struct {
 		name  string
 		trace string
-		want  []traceAction
+		want  []Action
 		files []string
 		warn  string // fio's messages, as fio 3.33 prints them
 	}{
 		{"v2 file and I/O actions", v2 + "/f add\n/f open\n/f read 0 4096\n/f write 8192 512\n/f trim 4096 4096\n/f sync 0 0\n/f datasync 0 0\n/f close\n",
-			[]traceAction{{kind: traceAdd}, {kind: traceOpen}, {kind: traceRead, len: 4096}, {kind: traceWrite, off: 8192, len: 512},
-				{kind: traceTrim, off: 4096, len: 4096}, {kind: traceSync}, {kind: traceDatasync}, {kind: traceClose}}, []string{"/f"}, ""},
-		{"v2 wait is in ms (fio 3.33)", v2 + "/f wait 20 0\n", []traceAction{{kind: traceWait, ts: 20000}}, []string{"/f"}, ""},
-		{"v3 timestamps", v3 + "10 /f add\n331 /f open\n336 /f read 45056 4096\n", []traceAction{{ts: 10, kind: traceAdd}, {ts: 331, kind: traceOpen},
-			{ts: 336, kind: traceRead, off: 45056, len: 4096}}, []string{"/f"}, ""},
-		{"two files", v2 + "/a add\n/b add\n/b write 0 1\n", []traceAction{{kind: traceAdd}, {kind: traceAdd, file: 1}, {kind: traceWrite, file: 1, len: 1}},
+			[]Action{{Kind: Add}, {Kind: Open}, {Kind: Read, Len: 4096}, {Kind: Write, Off: 8192, Len: 512},
+				{Kind: Trim, Off: 4096, Len: 4096}, {Kind: Sync}, {Kind: Datasync}, {Kind: Close}}, []string{"/f"}, ""},
+		{"v2 wait is in ms (fio 3.33)", v2 + "/f wait 20 0\n", []Action{{Kind: Wait, TS: 20000}}, []string{"/f"}, ""},
+		{"v3 timestamps", v3 + "10 /f add\n331 /f open\n336 /f read 45056 4096\n", []Action{{TS: 10, Kind: Add}, {TS: 331, Kind: Open},
+			{TS: 336, Kind: Read, Off: 45056, Len: 4096}}, []string{"/f"}, ""},
+		{"two files", v2 + "/a add\n/b add\n/b write 0 1\n", []Action{{Kind: Add}, {Kind: Add, File: 1}, {Kind: Write, File: 1, Len: 1}},
 			[]string{"/a", "/b"}, ""},
 		{"unknown I/O action", v2 + "/f bogus 0 4096\n", nil, []string{}, "fio: bad iolog file action: bogus\n"},
 		{"offset that does not read: a file action", v2 + "/f read x 4096\n", nil, []string{}, "fio: bad iolog file action: read\n"},
 		{"unknown file action", v2 + "/f frob\n", nil, []string{}, "fio: bad iolog file action: frob\n"},
 		{"one field", v2 + "junk\n", nil, []string{}, "bad iolog2: junk\n\n"},
 		{"three fields", v2 + "/f read 0\n", nil, []string{}, "bad iolog2: /f read 0\n\n"},
-		{"extra fields ignored", v2 + "/f read 0 4096 7\n", []traceAction{{kind: traceRead, len: 4096}}, []string{"/f"}, ""},
+		{"extra fields ignored", v2 + "/f read 0 4096 7\n", []Action{{Kind: Read, Len: 4096}}, []string{"/f"}, ""},
 		{"v3 without timestamp", v3 + "/f read 0 4096\n", nil, []string{}, "bad iolog3: /f read 0 4096\n\n"},
 		{"v3 wait", v3 + "3 /f wait 10 0\n", nil, []string{}, "iolog: ignoring wait command with version 3 for file /f\n"},
-		{"appended v3 log: second header is a bad line", v3 + "5 /f add\n" + v3 + "7 /f add\n", []traceAction{{ts: 5, kind: traceAdd}, {ts: 7, kind: traceAdd}},
+		{"appended v3 log: second header is a bad line", v3 + "5 /f add\n" + v3 + "7 /f add\n", []Action{{TS: 5, Kind: Add}, {TS: 7, Kind: Add}},
 			[]string{"/f"}, "bad iolog3: fio version 3 iolog\n\n"},
-		{"appended v2 log", v2 + "/f add\n" + v2, []traceAction{{kind: traceAdd}}, []string{"/f"}, "bad iolog2: fio version 2 iolog\n\n"},
+		{"appended v2 log", v2 + "/f add\n" + v2, []Action{{Kind: Add}}, []string{"/f"}, "bad iolog2: fio version 2 iolog\n\n"},
 		{"v3 line after a wait keeps its action", v3 + "3 /f wait 10 0\n/g read 0 4096\n", nil, []string{},
 			"iolog: ignoring wait command with version 3 for file /f\niolog: ignoring wait command with version 3 for file /f\n"},
-		{"last line without newline", v2 + "/f read 1 2", []traceAction{{kind: traceRead, off: 1, len: 2}}, []string{"/f"}, ""},
+		{"last line without newline", v2 + "/f read 1 2", []Action{{Kind: Read, Off: 1, Len: 2}}, []string{"/f"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var warn bytes.Buffer
-			r, err := newTraceReader(strings.NewReader(tc.trace), &warn, "")
+			r, err := newReader(strings.NewReader(tc.trace), &warn, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []traceAction
+			var got []Action
 			for {
 				a, ok, err := r.next()
 				if err != nil {
@@ -83,7 +83,7 @@ func TestTraceHeader(t *testing.T) {
 		{"\x00tae\x01\x02", 0, "read_iolog: blktrace binary traces are not supported yet"},
 	}
 	for _, tc := range tests {
-		r, err := newTraceReader(strings.NewReader(tc.head), &bytes.Buffer{}, "")
+		r, err := newReader(strings.NewReader(tc.head), &bytes.Buffer{}, "")
 		switch {
 		case tc.err != "" && (err == nil || err.Error() != tc.err):
 			t.Errorf("header %q: error %v, want %q", tc.head, err, tc.err)
@@ -94,7 +94,7 @@ func TestTraceHeader(t *testing.T) {
 }
 
 func TestTraceRedirect(t *testing.T) {
-	r, err := newTraceReader(strings.NewReader("fio version 2 iolog\n/a add\n/b add\n/b read 0 1\n"), &bytes.Buffer{}, "/dev/x")
+	r, err := newReader(strings.NewReader("fio version 2 iolog\n/a add\n/b add\n/b read 0 1\n"), &bytes.Buffer{}, "/dev/x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +103,8 @@ func TestTraceRedirect(t *testing.T) {
 		if !ok {
 			break
 		}
-		if a.file != 0 {
-			t.Errorf("redirected action %+v: file %d, want 0", a, a.file)
+		if a.File != 0 {
+			t.Errorf("redirected action %+v: file %d, want 0", a, a.File)
 		}
 	}
 	if !reflect.DeepEqual(r.names, []string{"/dev/x"}) {

@@ -1,4 +1,4 @@
-package runner
+package statlog
 
 import (
 	"bufio"
@@ -93,9 +93,9 @@ func (h *histLog) flush(d stats.Dir, at int64, bs uint32, prev int64) {
 	h.lines = append(h.lines, histLine{at: at, dir: uint8(d), bs: bs, bins: bins})
 }
 
-// writeFile writes the lines to the file name, as (*jobLogs).writeFile
+// writeFile writes the lines to the file name, as (*Logs).writeFile
 // does for the other logs.
-func (h *histLog) writeFile(l *jobLogs, name string, epoch int64) error {
+func (h *histLog) writeFile(l *Logs, name string, epoch int64) error {
 	f, err := l.openLog(name)
 	if err != nil {
 		return err

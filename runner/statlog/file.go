@@ -1,4 +1,4 @@
-package runner
+package statlog
 
 import (
 	"bufio"
@@ -7,11 +7,10 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/gofio/gofio/jobspec"
 )
 
 // logFileMu serialises the writing of log files: with per_job_logs=0 the
@@ -28,25 +27,10 @@ func logFileName(prefix, suffix string, num int, perJob bool) string {
 	return prefix + "_" + suffix + ".log"
 }
 
-// jobNumber returns j's number in the plan, counting from 1.
-func jobNumber(plan *jobspec.Plan, j *jobspec.Job) int {
-	for i, p := range plan.Jobs {
-		if p == j {
-			return i + 1
-		}
-	}
-	return 1
-}
-
-// writeLogs ends worker w's logs and writes them, num being the job's
-// number in the run; failures are reported on errs, as fio does, and do
-// not fail the job.
-func (w *worker) writeLogs(num int, errs io.Writer) {
-	l := w.logs
-	if l == nil {
-		return
-	}
-	l.end(&w.st, w.epoch+int64(w.st.RuntimeMS)*1e6)
+// Write writes the logs, num being the job's number in the run and
+// epoch its epoch (the end of ramp_time, ns); End must have closed them.
+// Failures are reported on errs, as fio does, and do not fail the job.
+func (l *Logs) Write(num int, epoch int64, errs io.Writer) {
 	logFileMu.Lock()
 	defer logFileMu.Unlock()
 	for _, g := range []struct {
@@ -69,9 +53,9 @@ func (w *worker) writeLogs(num int, errs io.Writer) {
 		name := logFileName(prefix, g.log.suffix, num, l.opts.PerJobLogs)
 		write := l.writeFile
 		if l.opts.LogStoreCompressed {
-			write = l.writeFileCompressed // iologz.go
+			write = l.writeFileCompressed // compress.go
 		}
-		if err := write(name, g.log, w.epoch); err != nil {
+		if err := write(name, g.log, epoch); err != nil {
 			fmt.Fprintln(errs, err)
 		}
 	}
@@ -80,7 +64,7 @@ func (w *worker) writeLogs(num int, errs io.Writer) {
 		if prefix == "" {
 			prefix = l.name
 		}
-		if err := l.hist.writeFile(l, logFileName(prefix, "clat_hist", num, l.opts.PerJobLogs), w.epoch); err != nil {
+		if err := l.hist.writeFile(l, logFileName(prefix, "clat_hist", num, l.opts.PerJobLogs), epoch); err != nil {
 			fmt.Fprintln(errs, err)
 		}
 	}
@@ -89,7 +73,7 @@ func (w *worker) writeLogs(num int, errs io.Writer) {
 // openLog opens the log file name: truncated with per_job_logs, appended
 // to without (fio 3.33 appends then, also across runs). The error is
 // fio's message.
-func (l *jobLogs) openLog(name string) (*os.File, error) {
+func (l *Logs) openLog(name string) (*os.File, error) {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !l.opts.PerJobLogs {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
@@ -106,7 +90,7 @@ func (l *jobLogs) openLog(name string) (*os.File, error) {
 }
 
 // writeFile writes log to the file name.
-func (l *jobLogs) writeFile(name string, log *ioLog, epoch int64) error {
+func (l *Logs) writeFile(name string, log *ioLog, epoch int64) error {
 	f, err := l.openLog(name)
 	if err != nil {
 		return err
@@ -123,7 +107,7 @@ func (l *jobLogs) writeFile(name string, log *ioLog, epoch int64) error {
 // logMS is the time column of an entry taken at (ns, on the monotonic
 // clock): ms since the epoch, or on the log_unix_epoch /
 // log_alternate_epoch clock.
-func (l *jobLogs) logMS(at, epoch int64) int64 {
+func (l *Logs) logMS(at, epoch int64) int64 {
 	if l.alt {
 		return (at + l.altOffset) / 1e6
 	}
@@ -135,7 +119,7 @@ func (l *jobLogs) logMS(at, epoch int64) int64 {
 // 0x%04x, else 1 for the realtime class and 0 for others, as fio 3.33
 // prints them. Time is ms since the epoch, or on the log_unix_epoch /
 // log_alternate_epoch clock.
-func (l *jobLogs) appendEntry(b []byte, e *logEntry, epoch int64) []byte {
+func (l *Logs) appendEntry(b []byte, e *logEntry, epoch int64) []byte {
 	b = strconv.AppendInt(b, l.logMS(e.at, epoch), 10)
 	b = append(b, ", "...)
 	b = strconv.AppendUint(b, e.val, 10)
@@ -168,4 +152,14 @@ func altClock(id int) int64 {
 		unix.ClockGettime(unix.CLOCK_REALTIME, &ts)
 	}
 	return ts.Nano()
+}
+
+// errText is the C library's text for an errno ("Permission denied"), as
+// the runner prints it.
+func errText(e unix.Errno) string {
+	s := e.Error()
+	if s == "" {
+		return "Unknown error " + strconv.Itoa(int(e))
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

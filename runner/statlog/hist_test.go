@@ -1,4 +1,4 @@
-package runner
+package statlog
 
 import (
 	"fmt"
@@ -66,7 +66,7 @@ func TestHistLogFile(t *testing.T) {
 	h.add(stats.Write, epoch+3e6, epoch, 1<<40, 512) // past the last bucket → last bin; logs the window
 	h.add(stats.Write, epoch+5e6, epoch, 5, 512)     // logs the next window
 	name := filepath.Join(t.TempDir(), "h_clat_hist.1.log")
-	if err := h.writeFile(&jobLogs{}, name, epoch); err != nil {
+	if err := h.writeFile(&Logs{}, name, epoch); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(name)

@@ -1,4 +1,4 @@
-package runner
+package statlog
 
 import (
 	"bufio"
@@ -144,7 +144,7 @@ func (l *ioLog) setCompression(chunk int, offset bool) {
 
 // writeFileCompressed writes log to the file name+".fz", as fio 3.33
 // does with log_store_compressed.
-func (l *jobLogs) writeFileCompressed(name string, log *ioLog, epoch int64) error {
+func (l *Logs) writeFileCompressed(name string, log *ioLog, epoch int64) error {
 	name += ".fz"
 	f, err := l.openLog(name)
 	if err != nil {

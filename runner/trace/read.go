@@ -1,4 +1,6 @@
-package runner
+// Package trace reads, writes and replays fio's I/O traces (write_iolog,
+// read_iolog), as fio 3.33 does.
+package trace
 
 // Reading fio's I/O traces (read_iolog). The formats, from fio 3.33's
 // manual and its observed behaviour:
@@ -29,42 +31,42 @@ import (
 	"strings"
 )
 
-// traceKind is what one trace line does.
-type traceKind uint8
+// Kind is what one trace line does.
+type Kind uint8
 
 // The trace actions.
 const (
-	traceRead traceKind = iota
-	traceWrite
-	traceTrim
-	traceSync
-	traceDatasync
-	traceWait
-	traceAdd
-	traceOpen
-	traceClose
+	Read Kind = iota
+	Write
+	Trim
+	Sync
+	Datasync
+	Wait
+	Add
+	Open
+	Close
 )
 
-// traceIOKinds are the names of the I/O actions, by kind.
-var traceIOKinds = map[string]traceKind{
-	"read": traceRead, "write": traceWrite, "trim": traceTrim,
-	"sync": traceSync, "datasync": traceDatasync, "wait": traceWait,
+// ioKinds are the names of the I/O actions, by kind.
+var ioKinds = map[string]Kind{
+	"read": Read, "write": Write, "trim": Trim,
+	"sync": Sync, "datasync": Datasync, "wait": Wait,
 }
 
-// traceFileKinds are the names of the file actions.
-var traceFileKinds = map[string]traceKind{"add": traceAdd, "open": traceOpen, "close": traceClose}
+// fileKinds are the names of the file actions.
+var fileKinds = map[string]Kind{"add": Add, "open": Open, "close": Close}
 
-// traceAction is one line of a trace.
-type traceAction struct {
-	ts   uint64 // v3: microseconds since the start; v2 wait: the delay in µs
-	file int    // index in the trace's file list
-	kind traceKind
-	off  uint64
-	len  uint64
+// Action is one line of a trace.
+type Action struct {
+	TS   uint64 // v3: microseconds since the start; v2 wait: the delay in µs
+	File int    // index in the trace's file list
+	Kind Kind
+	Off  uint64
+	Len  uint64
 }
 
-// traceReader reads a trace one action at a time.
-type traceReader struct {
+// reader reads a trace one action at a time.
+type reader struct {
 	r       *bufio.Reader
 	version int
 	warn    io.Writer
@@ -77,13 +79,13 @@ type traceReader struct {
 	name, action string
 }
 
-// traceHeaders are the first lines fio accepts, by version.
-var traceHeaders = map[string]int{"fio version 2 iolog": 2, "fio version 3 iolog": 3}
+// headers are the first lines fio accepts, by version.
+var headers = map[string]int{"fio version 2 iolog": 2, "fio version 3 iolog": 3}
 
-// newTraceReader reads the header of the trace in r. Messages about bad
+// newReader reads the header of the trace in r. Messages about bad
 // lines go to warn.
-func newTraceReader(r io.Reader, warn io.Writer, redirect string) (*traceReader, error) {
-	t := &traceReader{r: bufio.NewReaderSize(r, 64<<10), warn: warn, index: map[string]int{}}
+func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
+	t := &reader{r: bufio.NewReaderSize(r, 64<<10), warn: warn, index: map[string]int{}}
 	if redirect != "" {
 		t.redirect = true
 		t.names = []string{redirect}
@@ -92,7 +94,7 @@ func newTraceReader(r io.Reader, warn io.Writer, redirect string) (*traceReader,
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read_iolog: %w", err)
 	}
-	v, ok := traceHeaders[strings.TrimRight(head, "\r\n")]
+	v, ok := headers[strings.TrimRight(head, "\r\n")]
 	if !ok {
 		if isBlktrace([]byte(head)) {
 			return nil, fmt.Errorf("read_iolog: blktrace binary traces are not supported yet")
@@ -111,7 +113,7 @@ func isBlktrace(b []byte) bool {
 }
 
 // next returns the trace's next action; ok is false at its end.
-func (t *traceReader) next() (a traceAction, ok bool, err error) {
+func (t *reader) next() (a Action, ok bool, err error) {
 	for {
 		line, rerr := t.r.ReadBytes('\n')
 		if len(line) == 0 {
@@ -132,14 +134,14 @@ func (t *traceReader) next() (a traceAction, ok bool, err error) {
 }
 
 // parse reads one line; ok is false for a line that is skipped.
-func (t *traceReader) parse(line []byte) (a traceAction, ok bool) {
+func (t *reader) parse(line []byte) (a Action, ok bool) {
 	f := scanFields(bytes.TrimRight(line, "\n"))
 	if t.version == 3 {
 		// fio reads "%lu %256s %256s %llu %u": the fields that read.
 		if len(f) == 0 || !f[0].num {
 			f = nil
 		} else {
-			a.ts = f[0].n
+			a.TS = f[0].n
 			f = f[1:]
 		}
 	}
@@ -162,29 +164,29 @@ func (t *traceReader) parse(line []byte) (a traceAction, ok bool) {
 		return a, false
 	}
 	if len(f) == 4 {
-		k, known := traceIOKinds[action]
+		k, known := ioKinds[action]
 		if !known {
 			fmt.Fprintf(t.warn, "fio: bad iolog file action: %s\n", action)
 			return a, false
 		}
-		a.kind, a.off, a.len = k, f[2].n, f[3].n
-		if k == traceWait {
-			a.ts, a.off, a.len = f[2].n*1000, 0, 0
+		a.Kind, a.Off, a.Len = k, f[2].n, f[3].n
+		if k == Wait {
+			a.TS, a.Off, a.Len = f[2].n*1000, 0, 0
 		}
 	} else {
-		k, known := traceFileKinds[action]
+		k, known := fileKinds[action]
 		if !known {
 			fmt.Fprintf(t.warn, "fio: bad iolog file action: %s\n", action)
 			return a, false
 		}
-		a.kind = k
+		a.Kind = k
 	}
-	a.file = t.fileIndex(name)
+	a.File = t.fileIndex(name)
 	return a, true
 }
 
 // fileIndex returns the index of the named file, adding it on first use.
-func (t *traceReader) fileIndex(name string) int {
+func (t *reader) fileIndex(name string) int {
 	if t.redirect {
 		return 0
 	}
@@ -197,19 +199,19 @@ func (t *traceReader) fileIndex(name string) int {
 	return i
 }
 
-// traceField is one whitespace-separated field: its text and, when it
+// field is one whitespace-separated field: its text and, when it
 // starts with digits, their value (as C's %llu reads it).
-type traceField struct {
+type field struct {
 	s   string
 	n   uint64
 	num bool
 }
 
 // scanFields splits a line into its whitespace-separated fields.
-func scanFields(line []byte) []traceField {
-	var out []traceField
+func scanFields(line []byte) []field {
+	var out []field
 	for _, w := range bytes.Fields(line) {
-		f := traceField{s: string(w)}
+		f := field{s: string(w)}
 		for _, c := range w {
 			if c < '0' || c > '9' {
 				break
@@ -224,7 +226,7 @@ func scanFields(line []byte) []traceField {
 
 // readCount is how many of the fields "%256s %256s %llu %u" reads: two
 // names, then numbers while they read (at most two).
-func readCount(f []traceField) int {
+func readCount(f []field) int {
 	n := min(len(f), 2)
 	for n < len(f) && n < 4 && f[n].num {
 		n++

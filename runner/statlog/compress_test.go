@@ -1,12 +1,9 @@
-package runner
+package statlog
 
 import (
 	"bytes"
 	"compress/zlib"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -85,63 +82,6 @@ func TestInflateLog(t *testing.T) {
 		err := InflateLog(&out, bytes.NewReader(tt.data))
 		if out.String() != tt.want || !errors.Is(err, tt.err) {
 			t.Errorf("%s: %q, %v; want %q, %v", tt.name, out.String(), err, tt.want, tt.err)
-		}
-	}
-}
-
-// TestWriteCompressedLogs runs a job with log_compression and
-// log_store_compressed and checks the .fz files: they inflate to the
-// lines the plain log files hold.
-func TestWriteCompressedLogs(t *testing.T) {
-	dir := t.TempDir()
-	pre := filepath.Join(dir, "p")
-	opts := []string{"name=j", "ioengine=null", "size=32k", "bs=4k", "rw=write", "time_based", "runtime=60",
-		"write_bw_log=" + pre, "write_iops_log=" + pre, "write_lat_log=" + pre, "log_offset=1", "log_compression=1k"}
-	plain := steadyWorker(t, dir, opts...)
-	stored := steadyWorker(t, dir, append(opts, "log_store_compressed=1")...)
-	for _, w := range []*worker{plain, stored} {
-		stop := make(chan struct{})
-		w.stretch(300, stop) // several chunks of 25 entries
-		var errs strings.Builder
-		w.writeLogs(1, &errs)
-		if errs.Len() > 0 {
-			t.Fatal(errs.String())
-		}
-	}
-	for _, s := range []string{"bw", "iops", "slat", "clat", "lat"} {
-		name := pre + "_" + s + ".1.log"
-		text, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.Open(name + ".fz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		err = InflateLog(&out, f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s.fz: %v", name, err)
-		}
-		if want := 300; s != "slat" && strings.Count(string(text), "\n") != want {
-			t.Errorf("%s: %d lines, want %d", name, strings.Count(string(text), "\n"), want)
-		}
-		// The two jobs ran at different times: compare all but the time.
-		cut := func(s string) string {
-			var b strings.Builder
-			for _, l := range strings.Split(s, "\n") {
-				_, rest, _ := strings.Cut(l, ", ")
-				_, rest, _ = strings.Cut(rest, ", ")
-				b.WriteString(rest + "\n")
-			}
-			return b.String()
-		}
-		if s == "iops" && cut(out.String()) != cut(string(text)) {
-			t.Errorf("%s.fz inflates to\n%s\nwant\n%s", name, out.String(), text)
-		}
-		if len(strings.Split(out.String(), "\n")) != len(strings.Split(string(text), "\n")) {
-			t.Errorf("%s.fz: %d lines, text %d", name, strings.Count(out.String(), "\n"), strings.Count(string(text), "\n"))
 		}
 	}
 }
