@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
 )
@@ -49,7 +50,7 @@ func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 	}
 	tb.Cleanup(w.release)
 	w.prog.jp = &jobProgress{}
-	w.epoch = nanotime()
+	w.epoch = clock.Now()
 	w.startMeasuring(w.epoch)
 	w.progressStart()
 	w.startLoop()

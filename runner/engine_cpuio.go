@@ -21,6 +21,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/rng"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,7 +47,7 @@ type cpuEngine struct {
 	chunk int64 // cpuchunks, µs
 	qsort bool
 	arr   []uint64
-	rng   taus88
+	rng   rng.Taus88
 	last  int64 // ns the last qsort unit took
 }
 
@@ -60,7 +62,7 @@ var errCPULoad = errors.New("fio: pid=0, err=22/file:engines/cpu.c, func=cpuio, 
 
 func newCPUIO(cfg EngineConfig) (Engine, error) {
 	e := &cpuEngine{chunk: 50000}
-	e.rng.seed(cfg.Seed ^ 0xc9)
+	e.rng.Seed(cfg.Seed ^ 0xc9)
 	for name, val := range cfg.Options {
 		v := strings.TrimSpace(val)
 		switch name {
@@ -123,14 +125,14 @@ func (e *cpuEngine) ThinkTime() int64 {
 
 // Queue works for cpuchunks µs (noop) or sorts the array once (qsort).
 func (e *cpuEngine) Queue(u *IOUnit) Status {
-	start := nanotime()
+	start := clock.Now()
 	if e.qsort {
 		for range cpuQsortRounds {
 			e.sortRound()
 		}
-		e.last = nanotime() - start
+		e.last = clock.Now() - start
 	} else {
-		for end := start + e.chunk*1000; nanotime() < end; {
+		for end := start + e.chunk*1000; clock.Now() < end; {
 		}
 	}
 	u.Result, u.Err = len(u.Buf), 0 // counted as no bytes (NoIO)
@@ -142,7 +144,7 @@ func (e *cpuEngine) Queue(u *IOUnit) Status {
 func (e *cpuEngine) sortRound() {
 	a := e.arr
 	for i := range a {
-		a[i] = uint64(e.rng.next())<<32 | uint64(e.rng.next())
+		a[i] = uint64(e.rng.Next())<<32 | uint64(e.rng.Next())
 	}
 	n := len(a)
 	for i := n/2 - 1; i >= 0; i-- {

@@ -11,7 +11,10 @@ package runner
 //
 // Both complete each unit in Queue and report its full length.
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/gofio/gofio/internal/errno"
+	"golang.org/x/sys/unix"
+)
 
 // fallocEngine implements falloc.
 type fallocEngine struct{}
@@ -59,7 +62,7 @@ func (fallocEngine) Queue(u *IOUnit) Status {
 	case OpFdatasync:
 		err = unix.Fdatasync(u.FD)
 	}
-	u.Result, u.Err = 0, errno(err)
+	u.Result, u.Err = 0, errno.Of(err)
 	if err == nil && u.Op.IsData() {
 		u.Result = len(u.Buf)
 	}
@@ -79,7 +82,7 @@ func (ftruncateEngine) Queue(u *IOUnit) Status {
 		u.Result, u.Err, u.ErrFn = 0, unix.EINVAL, "td_io_queue"
 		return Completed
 	}
-	u.Result, u.Err = 0, errno(err)
+	u.Result, u.Err = 0, errno.Of(err)
 	if err == nil && u.Op == OpWrite {
 		u.Result = len(u.Buf)
 	}

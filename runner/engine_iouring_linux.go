@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -115,7 +116,7 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 			return nil, fmt.Errorf("io_uring: io_uring_setup: %w (io_uring unavailable: kernel without it, "+
 				"kernel.io_uring_disabled set, or blocked by a seccomp filter)", err)
 		}
-		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)}
+		return nil, &queueInitError{errno: errno.Of(err), err: fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)}
 	}
 	e.ring = ring
 	switch {

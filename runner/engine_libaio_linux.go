@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -87,7 +88,7 @@ func newLibaio(cfg EngineConfig) (Engine, error) {
 
 	ctx, err := ioSetup(e.depth)
 	if err != nil {
-		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)}
+		return nil, &queueInitError{errno: errno.Of(err), err: fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)}
 	}
 	e.ctx = ctx
 	e.iocbs = make([]aioIocb, len(cfg.Units))

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -152,7 +153,7 @@ func (e *mmapEngine) Queue(u *IOUnit) Status {
 		return Completed
 	case OpFsync, OpFdatasync:
 		if f.mem != nil {
-			u.Err = errno(unix.Msync(f.mem, unix.MS_SYNC))
+			u.Err = errno.Of(unix.Msync(f.mem, unix.MS_SYNC))
 		}
 		return Completed
 	}
@@ -192,7 +193,7 @@ func (e *mmapEngine) remap(f *mmapFile, off, end int64) unix.Errno {
 	}
 	mem, err := unix.Mmap(f.fd, start, int(length), e.prot, unix.MAP_SHARED)
 	if err != nil {
-		return errno(err)
+		return errno.Of(err)
 	}
 	if e.advice >= 0 {
 		unix.Madvise(mem, e.advice)

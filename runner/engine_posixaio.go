@@ -15,6 +15,7 @@ package runner
 import (
 	"sync"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -62,7 +63,7 @@ func (e *posixaioEngine) helper() {
 		} else {
 			n, err = unix.Pread(u.FD, u.Buf, u.Offset)
 		}
-		u.Result, u.Err = max(n, 0), errno(err)
+		u.Result, u.Err = max(n, 0), errno.Of(err)
 		e.done <- u
 	}
 }

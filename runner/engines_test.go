@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -398,11 +399,11 @@ func TestPosixaioSmallReap(t *testing.T)  { asyncTSmallReap(t, newPosixaio) }
 
 // The 64-bit Tausworthe generator stays in range.
 func TestGenerators(t *testing.T) {
-	var g taus258
-	g.seed(7)
+	var g rng.Taus258
+	g.Seed(7)
 	for i := 0; i < 1000; i++ {
-		if v := g.below(1000); v >= 1000 {
-			t.Fatalf("taus258.below(1000) = %d", v)
+		if v := g.Below(1000); v >= 1000 {
+			t.Fatalf("rng.Taus258.below(1000) = %d", v)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -71,7 +72,7 @@ func (w *worker) filled(u *IOUnit, e unix.Errno) bool {
 	}
 	if w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
 	}
 	w.stopping = true
 	return true
@@ -103,10 +104,10 @@ func (f *jobFile) layoutFill(fd int, j *jobspec.Job, buf []byte, stop <-chan str
 			off += uint64(n)
 		}
 		if err != nil {
-			if e := errno(err); fullError(e) || e == unix.EFBIG {
+			if e := errno.Of(err); fullError(e) || e == unix.EFBIG {
 				break
 			}
-			return &setupError{errno: errno(err), fn: "write"}
+			return &setupError{errno: errno.Of(err), fn: "write"}
 		}
 		if n == 0 {
 			break

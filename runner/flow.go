@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -87,7 +88,7 @@ func (w *worker) flowWait(now int64) bool {
 			w.stopping = true
 			return false
 		}
-		if now = nanotime(); w.deadline != 0 && now >= w.deadline {
+		if now = clock.Now(); w.deadline != 0 && now >= w.deadline {
 			w.stopping = true
 			return false
 		}

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -77,7 +78,7 @@ func (s *ioErrors) survivedText(async bool) string {
 	if s.survived == 0 || (async && s.survivedFn == "xfer") {
 		return ""
 	}
-	return fmt.Sprintf("file:runner, func=%s, error=%s", s.survivedFn, errText(s.survived))
+	return fmt.Sprintf("file:runner, func=%s, error=%s", s.survivedFn, errno.Text(s.survived))
 }
 
 // survivedText is the report's error text of task t: text, its own,

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -62,7 +63,7 @@ func (w *worker) ioFailed(u *IOUnit) {
 	}
 	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
 	}
 	if first && w.reaper == nil {
 		w.firstFailed(u, e)
@@ -122,5 +123,5 @@ func errorTextOrSuccess(e unix.Errno) string {
 	if e == 0 {
 		return "Success"
 	}
-	return errText(e)
+	return errno.Text(e)
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -230,7 +231,7 @@ func newJobLogs(j *jobspec.Job) *jobLogs {
 	}
 	if j.LogUnixEpoch || j.LogAlternateEpoch {
 		l.alt = true
-		l.altOffset = altClock(j.LogAlternateEpochClockID) - nanotime()
+		l.altOffset = altClock(j.LogAlternateEpochClockID) - clock.Now()
 	}
 	return l
 }

@@ -33,6 +33,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -228,7 +229,7 @@ func (r *replayer) wait(us uint64) {
 func (w *worker) replayNext(u *IOUnit) bool {
 	r := w.trace.replay
 	if !r.started {
-		r.started, r.due = true, nanotime()
+		r.started, r.due = true, clock.Now()
 		r.base = r.due - int64(w.job.StartDelay)*1000
 	}
 	for {

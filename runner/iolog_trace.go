@@ -8,6 +8,8 @@ package runner
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gofio/gofio/internal/clock"
 )
 
 // tracer is a worker's trace state.
@@ -54,7 +56,7 @@ func (w *worker) traceNext(u *IOUnit, now int64) bool {
 	if t.out != nil && !t.out.added {
 		t.out.added = true
 		for _, f := range w.files {
-			t.out.fileAction(f.path, "add", nanotime()-w.epoch)
+			t.out.fileAction(f.path, "add", clock.Now()-w.epoch)
 		}
 	}
 	var ok bool
@@ -67,7 +69,7 @@ func (w *worker) traceNext(u *IOUnit, now int64) bool {
 		ok = w.nextIO(u, now)
 	}
 	if ok && t.out != nil {
-		t.out.io(w.files[u.File].path, u, nanotime()-w.epoch)
+		t.out.io(w.files[u.File].path, u, clock.Now()-w.epoch)
 	}
 	return ok
 }
@@ -79,7 +81,7 @@ func (w *worker) traceFile(fi int, action string) {
 	if t == nil || t.out == nil {
 		return
 	}
-	ns := nanotime() - w.epoch
+	ns := clock.Now() - w.epoch
 	if action == "sync" {
 		t.out.io(w.files[fi].path, &IOUnit{Op: OpFsync}, ns)
 		return

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -98,7 +99,7 @@ func (l *jobLogs) openLog(name string) (*os.File, error) {
 	if err != nil {
 		var e unix.Errno
 		if errors.As(err, &e) {
-			return nil, fmt.Errorf("fopen log: %s", errText(e))
+			return nil, fmt.Errorf("fopen log: %s", errno.Text(e))
 		}
 		return nil, fmt.Errorf("fopen log: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -154,7 +155,7 @@ func TestLimitJobs(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		start := nanotime()
+		start := clock.Now()
 		oc, errs := runJobs(t, t.TempDir(), append([]string{"name=a"}, tt.args...)...)
 		j := oc.Result.Jobs[0]
 		if j.Error != tt.err {
@@ -170,7 +171,7 @@ func TestLimitJobs(t *testing.T) {
 			t.Errorf("%s: depth %d; want %d", tt.name, j.Depth, tt.depth)
 		}
 		if tt.name == "latency target" {
-			if el := nanotime() - start; el > 5e9 {
+			if el := clock.Now() - start; el > 5e9 {
 				t.Errorf("%s: ran %d ms; want it to end after converging", tt.name, el/1e6)
 			}
 			if rt := j.Stats.Dir[0].RuntimeUS; rt > 1e6 {

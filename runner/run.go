@@ -13,7 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
@@ -199,7 +201,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if errors.As(err, &qe) {
 				t.err, t.errFn = qe.errno, "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
-				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errText(qe.errno))
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errno.Text(qe.errno))
 				continue
 			}
 			if err != nil {
@@ -282,7 +284,7 @@ func startTicker() (t *stats.Ticker, done func()) {
 	}
 	go func() {
 		defer close(finished)
-		t.Run(nanotime, sleep)
+		t.Run(clock.Now, sleep)
 	}()
 	return t, func() {
 		close(stop)
@@ -460,7 +462,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			cur.Depth = max(cur.Depth, depth)
 			cur.TotalErrors += ioerr.total
 			if cur.FirstError == 0 && ioerr.first != 0 {
-				cur.FirstError, cur.FirstErrorText = int(ioerr.first), errText(ioerr.first)
+				cur.FirstError, cur.FirstErrorText = int(ioerr.first), errno.Text(ioerr.first)
 			}
 			// fio keeps the first member's units and says so once per
 			// group and setting, at most one notice per member, kb_base
@@ -533,7 +535,7 @@ func errorText(t *task) string {
 	if t.err == 0 {
 		return ""
 	}
-	return fmt.Sprintf("file:runner, func=%s, error=%s", t.errFn, errText(t.err))
+	return fmt.Sprintf("file:runner, func=%s, error=%s", t.errFn, errno.Text(t.err))
 }
 
 func rawToOutput(in []jobspec.RawOption) []output.Option {

@@ -50,6 +50,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -90,9 +92,9 @@ type verifier struct {
 
 	numberio uint16
 	thread   uint16
-	seeds    frand     // the verify stream: a seed per block written
-	stored   [128]byte // scratch: the checksum the header holds
-	calc     [128]byte // scratch: the checksum computed
+	seeds    rng.Stream // the verify stream: a seed per block written
+	stored   [128]byte  // scratch: the checksum the header holds
+	calc     [128]byte  // scratch: the checksum computed
 }
 
 // vblock is a block written, to be read back.
@@ -175,10 +177,10 @@ func (w *worker) stampVerify(u *IOUnit) {
 	if v.pattern == nil {
 		// As in fio 3.33: the block's data comes from a seed drawn from
 		// the verify stream, which the header keeps.
-		seed = v.seeds.nextSeed()
+		seed = v.seeds.NextSeed()
 		fioFillRandom(u.Buf, seed)
 	}
-	t := uint64(max(nanotime()-w.epoch, 0))
+	t := uint64(max(clock.Now()-w.epoch, 0))
 	iv := v.chunk(len(u.Buf))
 	for off := 0; off+v.minChunk() <= len(u.Buf); off += iv {
 		c := u.Buf[off:min(off+iv, len(u.Buf))]
@@ -488,14 +490,14 @@ func (w *worker) skipWrites() {
 func (w *worker) verifyLoop(stop <-chan struct{}) {
 	v := w.vfy
 	j := w.job
-	us := uint64(nanotime()-w.loopStart) / 1000
+	us := uint64(clock.Now()-w.loopStart) / 1000
 	for d := range w.st.Dir {
 		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.backlog > 0) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
 	if v.do && v.pos < len(v.list) && !w.stopping && w.err == 0 {
-		t := nanotime()
+		t := clock.Now()
 		v.reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)
@@ -503,7 +505,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 			w.asyncLoop(stop)
 		}
 		v.reading = false
-		w.st.Dir[stats.Read].RuntimeUS += uint64(nanotime()-t) / 1000
+		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
 	w.loopFilesDone()

@@ -9,7 +9,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -201,7 +203,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, err
 	}
 	if w.vfy != nil {
-		w.vfy.seeds.seed(w.gen.seeds[seedVerify], w.gen.use64)
+		w.vfy.seeds.Seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
 	if w.trace, err = newTracer(w); err != nil {
 		w.release()
@@ -288,7 +290,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		}
 	}
 	unix.Getrusage(unix.RUSAGE_THREAD, &w.ru0)
-	w.epoch = nanotime()
+	w.epoch = clock.Now()
 	w.ramping = w.ramp > 0
 	if w.dbg.On(debuglog.Process) {
 		w.debugRunning()
@@ -316,7 +318,7 @@ func (w *worker) run(stop <-chan struct{}) {
 				}
 				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
-					w.endFsyncFailed(f, errno(err))
+					w.endFsyncFailed(f, errno.Of(err))
 				}
 			}
 		}
@@ -342,7 +344,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	if w.dbg.On(debuglog.Process) {
 		w.debugRunstate("RUNNING", "FINISHING")
 	}
-	end := nanotime()
+	end := clock.Now()
 	var ru1 unix.Rusage
 	unix.Getrusage(unix.RUSAGE_THREAD, &ru1)
 	ru0 := &w.ru0
@@ -401,7 +403,7 @@ func (w *worker) batchDone(now int64) {
 
 // startLoop rewinds the files for one loop.
 func (w *worker) startLoop() {
-	w.loopStart = nanotime()
+	w.loopStart = clock.Now()
 	w.loopIssued = 0
 	// number_ios counts each loop's I/Os (observed in fio 3.33: loops=3
 	// with number_ios=20 does 60, and a time_based job runs on).
@@ -420,7 +422,7 @@ func (w *worker) startLoop() {
 // moved data.
 func (w *worker) endLoop() {
 	w.loopFilesDone()
-	us := uint64(nanotime()-w.loopStart) / 1000
+	us := uint64(clock.Now()-w.loopStart) / 1000
 	for d := range w.st.Dir {
 		if w.st.Dir[d].IOBytes > 0 {
 			w.st.Dir[d].RuntimeUS += us
@@ -439,9 +441,9 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	j := w.job
 	if j.TimeBased {
-		return w.ramping || nanotime() < w.deadline
+		return w.ramping || clock.Now() < w.deadline
 	}
-	if w.deadline != 0 && nanotime() >= w.deadline {
+	if w.deadline != 0 && clock.Now() >= w.deadline {
 		return false
 	}
 	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
@@ -472,7 +474,7 @@ func (w *worker) endFsyncFailed(f *jobFile, e unix.Errno) {
 		fn = "io_u error"
 		if w.ioerr.out != nil {
 			fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: sync offset=%d, buflen=%d\n",
-				f.path, errText(e), w.gen.wrOff, w.gen.wrLen)
+				f.path, errno.Text(e), w.gen.wrOff, w.gen.wrLen)
 		}
 	}
 	if w.ioerr.out != nil {
@@ -529,7 +531,7 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		w.batchDone(now)
 		w.thinkAfter(1, false, now)
 		if w.think() {
-			now = nanotime()
+			now = clock.Now()
 		}
 	}
 }
@@ -633,7 +635,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 		}
 		n, err := w.reaper.Reap(lo, w.done[:hi])
 		if err != nil {
-			w.fail(errno(err), "io_getevents")
+			w.fail(errno.Of(err), "io_getevents")
 			w.drain()
 			return
 		}
@@ -662,7 +664,7 @@ func (w *worker) commit() int64 {
 	n, err := w.committer.Commit()
 	now := w.stamp()
 	if err != nil {
-		w.fail(errno(err), "io_submit")
+		w.fail(errno.Of(err), "io_submit")
 	}
 	w.st.AddSubmit(n)
 	w.flight += n

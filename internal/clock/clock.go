@@ -1,9 +1,12 @@
-package runner
+// Package clock reads the runtime's monotonic clock, the time base of
+// gofio's I/O timestamps, latencies and deadlines.
+package clock
 
 import _ "unsafe" // for go:linkname
 
-// nanotime is the runtime's monotonic clock in nanoseconds: one vDSO call,
-// about half the cost of time.Now, which also reads the wall clock.
+// Now is the runtime's monotonic clock in nanoseconds: one vDSO call,
+// about half the cost of time.Now, which also reads the wall clock. Its
+// zero is arbitrary; only differences between two readings mean anything.
 //
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
+//go:linkname Now runtime.nanotime
+func Now() int64
