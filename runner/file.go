@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // jobFile is one file a job does I/O on.
@@ -111,7 +111,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			if st.Mode&unix.S_IFMT == unix.S_IFBLK {
 				f.blockDev = true
 				var err error
-				if have, err = blockDevSize(n); err != nil {
+				if have, err = engine.BlockDevSize(n); err != nil {
 					// A device node without its device (a detached
 					// driver: ENXIO) fails the job, as in fio 3.33.
 					e := errno.Of(err)
@@ -250,20 +250,6 @@ func expandFormat(j *jobspec.Job, filenum int) string {
 		"$filenum", strconv.Itoa(filenum), "$FILENUM", strconv.Itoa(filenum),
 	)
 	return r.Replace(j.FilenameFormat)
-}
-
-func blockDevSize(path string) (uint64, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer unix.Close(fd)
-	var size uint64
-	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&size)))
-	if e != 0 {
-		return 0, e
-	}
-	return size, nil
 }
 
 // needsLayout reports how many bytes must be written to bring f to its
@@ -435,7 +421,7 @@ func errorsNil(err error) error {
 // allow_file_create=0 (create_on_open creates for every job); sync=
 // adds O_SYNC or O_DSYNC; invalidate drops the region's cached pages
 // (BLKFLSBUF on a block device).
-func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int) error {
+func (f *jobFile) open(j *jobspec.Job, write bool, opener engine.FileOpener, index int) error {
 	flags := unix.O_CLOEXEC
 	switch {
 	case write && (j.RW.Reads() || j.Verify.Type != jobspec.VerifyNone):
@@ -532,7 +518,7 @@ func fadviseFor(j *jobspec.Job) (advice int, ok bool) {
 }
 
 // closeWith closes f, through the engine's FileOpener when it has one.
-func (f *jobFile) closeWith(opener FileOpener, index int) {
+func (f *jobFile) closeWith(opener engine.FileOpener, index int) {
 	if opener != nil {
 		opener.CloseFile(index, f.fd)
 	} else if f.fd >= 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // fill_device (fill_fs) makes a job write until the file system is full.
@@ -66,8 +67,8 @@ func fullError(e unix.Errno) bool { return e == unix.ENOSPC || e == unix.EDQUOT 
 // filled handles a failed unit of a fill_device job: a write that found
 // the file system full is reported as fio does and ends the job without
 // an error. It reports whether it handled u.
-func (w *worker) filled(u *IOUnit, e unix.Errno) bool {
-	if !w.job.Misc.FillDevice || u.Op != OpWrite || !fullError(e) {
+func (w *worker) filled(u *engine.IOUnit, e unix.Errno) bool {
+	if !w.job.Misc.FillDevice || u.Op != engine.OpWrite || !fullError(e) {
 		return false
 	}
 	if w.ioerr.out != nil {

@@ -72,7 +72,7 @@ func (w *worker) flowWait(now int64) bool {
 	f := w.flow
 	for !f.allowed() {
 		if f.sleepNS > 0 {
-			sleepNS(f.sleepNS)
+			clock.Sleep(f.sleepNS)
 		} else {
 			// flow_sleep=0: fio 3.33's job looks again at once. A
 			// thread of gofio shares its process's CPU share with the
@@ -82,7 +82,7 @@ func (w *worker) flowWait(now int64) bool {
 			// a busy machine: fio's t0011 (flow=1 with rate_iops=1000
 			// beside flow=8) did 30-700 IOPS under load where fio did
 			// 1000. A short sleep leaves the CPU to the other job.
-			sleepNS(flowPollNS)
+			clock.Sleep(flowPollNS)
 		}
 		if stopped(w.stop) {
 			w.stopping = true

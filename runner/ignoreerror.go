@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ignore_error gives, per class of error (read, write, verify), the errors
@@ -34,9 +35,9 @@ const (
 
 // ignoreList is the ignore_error list covering op, and whether there is
 // one.
-func ignoreList(j *jobspec.Job, op Op) ([]int, bool) {
+func ignoreList(j *jobspec.Job, op engine.Op) ([]int, bool) {
 	class := ignoreWrite
-	if op == OpRead {
+	if op == engine.OpRead {
 		class = ignoreRead
 	}
 	l := j.Misc.IgnoreError[class]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ioErrors is what a worker knows about its I/O errors: where to report
@@ -33,7 +34,7 @@ type ioErrors struct {
 // one fio deems non-fatal (EIO, EILSEQ); either way an error of a covered
 // direction is counted for the report. fio prints each fatal error, and
 // with error_dump each survived one too.
-func (w *worker) ioFailed(u *IOUnit) {
+func (w *worker) ioFailed(u *engine.IOUnit) {
 	first := !w.ioerr.seen
 	w.ioerr.seen = true
 	e, fn := u.Err, "io_u error"
@@ -76,7 +77,7 @@ func (w *worker) ioFailed(u *IOUnit) {
 // firstFailed prints fio 3.33's hints when the first I/O of a job on a
 // synchronous engine fails (survived or not; libaio and io_uring print
 // none): a direct I/O refused with EINVAL, an EIO from a block device.
-func (w *worker) firstFailed(u *IOUnit, e unix.Errno) {
+func (w *worker) firstFailed(u *engine.IOUnit, e unix.Errno) {
 	out := w.ioerr.infoOrErr()
 	if out == nil {
 		return
@@ -99,16 +100,16 @@ func (s *ioErrors) infoOrErr() io.Writer {
 	return s.out
 }
 
-var opNames = [...]string{OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync", OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range"}
+var opNames = [...]string{engine.OpRead: "read", engine.OpWrite: "write", engine.OpTrim: "trim", engine.OpFsync: "sync", engine.OpFdatasync: "datasync", engine.OpSyncFileRange: "sync_file_range"}
 
 // continues reports whether continue_on_error mode c covers an I/O error
 // of op.
-func continues(c jobspec.ContinueOnError, op Op) bool {
+func continues(c jobspec.ContinueOnError, op engine.Op) bool {
 	switch c {
 	case jobspec.ContinueRead:
-		return op == OpRead
+		return op == engine.OpRead
 	case jobspec.ContinueWrite:
-		return op == OpWrite
+		return op == engine.OpWrite
 	case jobspec.ContinueIO:
 		return op.IsData()
 	case jobspec.ContinueAll:

@@ -51,6 +51,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -304,7 +305,7 @@ func (w *worker) genStartLoop() {
 
 // next fills u with the job's next I/O. It returns false when the loop
 // has nothing left to issue.
-func (w *worker) next(u *IOUnit, now int64) bool {
+func (w *worker) next(u *engine.IOUnit, now int64) bool {
 	if w.stopping || w.err != 0 {
 		return false
 	}
@@ -326,14 +327,14 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 }
 
 // nextIO is next past its stop checks: the workload's next I/O.
-func (w *worker) nextIO(u *IOUnit, now int64) bool {
+func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 	j := w.job
 	g := &w.gen
 	if g.twPending {
 		// The write half of a trimwrite pair: same block, free of size.
 		g.twPending = false
 		f := w.files[g.twFile]
-		w.fillUnit(u, OpWrite, g.twFile, f.fd, g.twOff, uint64(g.twLen))
+		w.fillUnit(u, engine.OpWrite, g.twFile, f.fd, g.twOff, uint64(g.twLen))
 		g.writes++
 		g.lastFile, g.wrOff, g.wrLen = g.twFile, g.twOff, g.twLen
 		return true
@@ -377,7 +378,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 			w.fileDone(fi)
 			continue
 		}
-		op := Op(d)
+		op := engine.Op(d)
 		w.fillUnit(u, op, fi, f.fd, int64(off), bs)
 		w.loopIssued += bs
 		w.totalIssued += bs
@@ -394,10 +395,10 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 			g.fileLeft--
 		}
 		switch op {
-		case OpWrite:
+		case engine.OpWrite:
 			g.writes++
 			g.lastFile, g.wrOff, g.wrLen = fi, int64(off), int(bs)
-		case OpTrim:
+		case engine.OpTrim:
 			if j.RW.Writes() {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
@@ -411,10 +412,10 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 }
 
 // fillUnit sets u up for one I/O and prepares its buffer.
-func (w *worker) fillUnit(u *IOUnit, op Op, fi, fd int, off int64, bs uint64) {
+func (w *worker) fillUnit(u *engine.IOUnit, op engine.Op, fi, fd int, off int64, bs uint64) {
 	u.Op, u.File, u.FD, u.Offset = op, fi, fd, off
 	u.Buf = u.Buf[:bs]
-	if op == OpWrite {
+	if op == engine.OpWrite {
 		w.prepareWrite(u.Buf)
 	}
 }
@@ -951,18 +952,18 @@ func (w *worker) syncDue() bool {
 }
 
 // fillSync sets u up as the sync that is due.
-func (w *worker) fillSync(u *IOUnit) bool {
+func (w *worker) fillSync(u *engine.IOUnit) bool {
 	j := w.job
 	g := &w.gen
 	g.lastSync = true
 	f := w.files[g.lastFile]
-	op := OpFsync
+	op := engine.OpFsync
 	switch {
 	case j.Fsync > 0 && g.writes%uint64(j.Fsync) == 0:
 	case j.Fdatasync > 0 && g.writes%uint64(j.Fdatasync) == 0:
-		op = OpFdatasync
+		op = engine.OpFdatasync
 	default:
-		op = OpSyncFileRange
+		op = engine.OpSyncFileRange
 	}
 	// The offset is the last write's, as in fio's error line for a
 	// failed sync; the engines sync the whole file whatever it is.
@@ -973,7 +974,7 @@ func (w *worker) fillSync(u *IOUnit) bool {
 
 // syncFileRange performs a sync_file_range unit; the engines never see
 // one.
-func (w *worker) syncFileRange(u *IOUnit) {
+func (w *worker) syncFileRange(u *engine.IOUnit) {
 	u.Result, u.Err = 0, 0
 	if u.FD >= 0 { // engines without files (null) sync nothing
 		u.Err = errno.Of(unix.SyncFileRange(u.FD, 0, 0, w.job.SyncFileRangeFlags))
@@ -982,13 +983,13 @@ func (w *worker) syncFileRange(u *IOUnit) {
 
 // queue hands u to the engine; sync_file_range units the worker does
 // itself.
-func (w *worker) queue(u *IOUnit) Status {
+func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("queue", u)
 	}
-	if u.Op == OpSyncFileRange {
+	if u.Op == engine.OpSyncFileRange {
 		w.syncFileRange(u)
-		return Completed
+		return engine.Completed
 	}
 	return w.eng.Queue(u)
 }
@@ -1029,7 +1030,7 @@ func (w *worker) think() bool {
 	}
 	ns := w.thinker.ThinkTime()
 	if ns > 0 {
-		sleepNS(ns)
+		clock.Sleep(ns)
 	}
 	return ns > 0
 }

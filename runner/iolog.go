@@ -3,6 +3,7 @@ package runner
 import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -261,7 +262,7 @@ func (l *jobLogs) record(iops bool, d stats.Dir, at int64, v uint64) {
 
 // complete logs the completion of data unit u in direction d, counted
 // by the statistics; bytes is what it moved.
-func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, done, epoch int64) {
+func (l *jobLogs) complete(u *engine.IOUnit, d stats.Dir, bytes uint64, start, issue, done, epoch int64) {
 	off, bs := uint64(u.Offset), uint32(len(u.Buf))
 	clat := uint64(max(done-issue, 0))
 	prio := l.unitPrio(u)
@@ -287,7 +288,7 @@ func (l *jobLogs) complete(u *IOUnit, d stats.Dir, bytes uint64, start, issue, d
 
 // unitPrio is the priority logged for u: the one its engine gave it
 // (cmdprio options), else the job's.
-func (l *jobLogs) unitPrio(u *IOUnit) uint16 {
+func (l *jobLogs) unitPrio(u *engine.IOUnit) uint16 {
 	if u.Prio != 0 {
 		return u.Prio
 	}
@@ -295,7 +296,7 @@ func (l *jobLogs) unitPrio(u *IOUnit) uint16 {
 }
 
 // submitted logs the submission latency of unit u, issued at issue.
-func (l *jobLogs) submitted(u *IOUnit, slat uint64, issue, epoch int64) {
+func (l *jobLogs) submitted(u *engine.IOUnit, slat uint64, issue, epoch int64) {
 	if l.slat != nil {
 		l.slat.sample(stats.Dir(u.Op), issue, epoch, l.avg, l.maxVal, slat, uint64(u.Offset), uint32(len(u.Buf)), l.unitPrio(u))
 	}

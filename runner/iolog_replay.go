@@ -35,6 +35,7 @@ import (
 
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // traceLog is a parsed trace: its files and either all its actions or,
@@ -226,7 +227,7 @@ func (r *replayer) wait(us uint64) {
 
 // replayNext fills u with the trace's next I/O, doing its file actions
 // and waiting for its time. It returns false at the trace's end.
-func (w *worker) replayNext(u *IOUnit) bool {
+func (w *worker) replayNext(u *engine.IOUnit) bool {
 	r := w.trace.replay
 	if !r.started {
 		r.started, r.due = true, clock.Now()
@@ -280,14 +281,14 @@ func (w *worker) replayNext(u *IOUnit) bool {
 		off := int64((a.off / r.scale) & r.alignMask)
 		switch a.kind {
 		case traceSync, traceDatasync:
-			op := OpFsync
+			op := engine.OpFsync
 			if a.kind == traceDatasync {
-				op = OpFdatasync
+				op = engine.OpFdatasync
 			}
 			u.Op, u.File, u.FD, u.Offset = op, a.file, f.fd, r.lastOff
 			u.Buf = u.Buf[:0]
 		default:
-			w.fillUnit(u, Op(a.kind), a.file, f.fd, off, a.len)
+			w.fillUnit(u, engine.Op(a.kind), a.file, f.fd, off, a.len)
 			r.lastOff = off
 			w.ios++
 			w.loopIssued += a.len

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // tracer is a worker's trace state.
@@ -51,7 +52,7 @@ func newTracer(w *worker) (*tracer, error) {
 
 // traceNext is next for a job with a trace: the replayed or generated
 // I/O, logged when the job writes a trace.
-func (w *worker) traceNext(u *IOUnit, now int64) bool {
+func (w *worker) traceNext(u *engine.IOUnit, now int64) bool {
 	t := w.trace
 	if t.out != nil && !t.out.added {
 		t.out.added = true
@@ -83,7 +84,7 @@ func (w *worker) traceFile(fi int, action string) {
 	}
 	ns := clock.Now() - w.epoch
 	if action == "sync" {
-		t.out.io(w.files[fi].path, &IOUnit{Op: OpFsync}, ns)
+		t.out.io(w.files[fi].path, &engine.IOUnit{Op: engine.OpFsync}, ns)
 		return
 	}
 	t.out.fileAction(w.files[fi].path, action, ns)

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // traceWriter writes one job's trace.
@@ -43,8 +45,8 @@ func newTraceWriter(path string) (*traceWriter, error) {
 
 // traceOpNames are the actions fio logs for each operation.
 var traceOpNames = [...]string{
-	OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync",
-	OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range",
+	engine.OpRead: "read", engine.OpWrite: "write", engine.OpTrim: "trim", engine.OpFsync: "sync",
+	engine.OpFdatasync: "datasync", engine.OpSyncFileRange: "sync_file_range",
 }
 
 // fileAction logs a file action (add, open, close) at ns since the start.
@@ -56,7 +58,7 @@ func (t *traceWriter) fileAction(name, action string, ns int64) {
 }
 
 // io logs the I/O in u on the named file at ns since the start.
-func (t *traceWriter) io(name string, u *IOUnit, ns int64) {
+func (t *traceWriter) io(name string, u *engine.IOUnit, ns int64) {
 	b := t.stamp(ns, name)
 	b = append(b, traceOpNames[u.Op]...)
 	b = append(b, ' ')

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gofio/gofio/runner/engine"
 )
 
 func TestTraceWriter(t *testing.T) {
@@ -13,15 +15,15 @@ func TestTraceWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 8192)
-	w.fileAction("/d/f", "add", 15_999)                                          // 15 µs, truncated
-	w.fileAction("/d/f", "open", 90_000)                                         // 90 µs
-	w.io("/d/f", &IOUnit{Op: OpWrite, Offset: 4096, Buf: buf[:4096]}, 94_000)    // a write
-	w.io("/d/f", &IOUnit{Op: OpFdatasync, Offset: 0, Buf: buf[:0]}, 235_000)     // the last I/O's offset
-	w.io("/d/f", &IOUnit{Op: OpSyncFileRange, Offset: 0, Buf: buf[:0]}, 240_000) // named as fio does
-	w.io("/d/f", &IOUnit{Op: OpTrim, Offset: 8192, Buf: buf[:8192]}, 1_000_000)
+	w.fileAction("/d/f", "add", 15_999)                                                        // 15 µs, truncated
+	w.fileAction("/d/f", "open", 90_000)                                                       // 90 µs
+	w.io("/d/f", &engine.IOUnit{Op: engine.OpWrite, Offset: 4096, Buf: buf[:4096]}, 94_000)    // a write
+	w.io("/d/f", &engine.IOUnit{Op: engine.OpFdatasync, Offset: 0, Buf: buf[:0]}, 235_000)     // the last I/O's offset
+	w.io("/d/f", &engine.IOUnit{Op: engine.OpSyncFileRange, Offset: 0, Buf: buf[:0]}, 240_000) // named as fio does
+	w.io("/d/f", &engine.IOUnit{Op: engine.OpTrim, Offset: 8192, Buf: buf[:8192]}, 1_000_000)
 	w.fileAction("/d/f", "close", 1_252_000)
 	allocs := testing.AllocsPerRun(100, func() {
-		w.io("/d/f", &IOUnit{Op: OpRead, Buf: buf[:512]}, 2_000_000)
+		w.io("/d/f", &engine.IOUnit{Op: engine.OpRead, Buf: buf[:512]}, 2_000_000)
 	})
 	if allocs != 0 {
 		t.Errorf("io: %v allocations per line, want 0", allocs)

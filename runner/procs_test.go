@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gofio/gofio/runner/engine"
+)
 
 func TestProcsFor(t *testing.T) {
 	tests := []struct {
@@ -24,7 +28,7 @@ func TestOnHangProneFS(t *testing.T) {
 	// yet is judged by the directory it would be created in.
 	dir := t.TempDir()
 	for _, p := range []string{dir, dir + "/not/yet/created", "/proc/self"} {
-		if onHangProneFS(p) {
+		if engine.OnHangProneFS(p) {
 			t.Errorf("onHangProneFS(%q) = true, want false (local)", p)
 		}
 	}

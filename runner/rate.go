@@ -207,7 +207,7 @@ func (w *worker) pause(t int64, chained bool) bool {
 		if w.deadline != 0 {
 			wait = min(wait, max(w.deadline-now, 1))
 		}
-		sleepNS(wait)
+		clock.Sleep(wait)
 	}
 }
 

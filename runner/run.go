@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -58,7 +59,7 @@ type Outcome struct {
 // task is one job with what the runner prepared for it.
 type task struct {
 	job   *jobspec.Job
-	info  EngineInfo
+	info  engine.Info
 	files []*jobFile
 	w     *worker
 	// skipped: the run was refused before this job started (a write
@@ -84,7 +85,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 	tasks := make([]*task, len(plan.Jobs))
 	for i, j := range plan.Jobs {
-		info, err := LookupEngine(j.IOEngine)
+		info, err := engine.Lookup(j.IOEngine)
 		if err != nil {
 			return nil, fmt.Errorf("%w\nfio: failed to load engine", err)
 		}
@@ -197,11 +198,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files)
-			var qe *queueInitError
+			var qe *engine.QueueInitError
 			if errors.As(err, &qe) {
-				t.err, t.errFn = qe.errno, "io_queue_init"
+				t.err, t.errFn = qe.Errno(), "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
-				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errno.Text(qe.errno))
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.Errno()), errno.Text(qe.Errno()))
 				continue
 			}
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -21,20 +22,21 @@ import (
 // with other goroutines while the job runs.
 type worker struct {
 	job   *jobspec.Job
-	info  EngineInfo
+	info  engine.Info
 	files []*jobFile
 
-	eng       Engine
-	committer Committer  // nil for engines without a commit step
-	reaper    Reaper     // nil for synchronous engines
-	flow      *flowState // nil without flow (flow.go)
+	eng       engine.Engine
+	committer engine.Committer // nil for engines without a commit step
+	reaper    engine.Reaper    // nil for synchronous engines
+	flow      *flowState       // nil without flow (flow.go)
 
-	units  []*IOUnit
-	free   []*IOUnit // units not in flight
-	done   []*IOUnit // reap buffer
-	mem    []byte    // all unit buffers, page aligned
-	queued []*IOUnit // queued, not yet committed, in queue order
-	flight int       // committed, not yet reaped
+	units  []*engine.IOUnit
+	free   []*engine.IOUnit // units not in flight
+	done   []*engine.IOUnit // reap buffer
+	mem    []byte           // all unit buffers, page aligned
+	queued []*engine.IOUnit // queued, not yet committed, in queue order
+	times  []unitTimes      // per unit, by IOUnit.Index: the runner's timestamps
+	flight int              // committed, not yet reaped
 
 	st stats.Job
 
@@ -75,7 +77,7 @@ type worker struct {
 	// retry is a unit the engine answered Busy, queued again after a reap.
 	smp    *stats.Sampler
 	logs   *jobLogs // bw, iops and latency logs (iolog.go); nil if none
-	retry  *IOUnit
+	retry  *engine.IOUnit
 	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
 	// clk is the loop's clock (stamp.go); smpNext is when the counts are
@@ -93,25 +95,32 @@ type worker struct {
 	prog  workerProgress // live view: status line, live reports
 	ioerr ioErrors       // error reporting, continue_on_error
 
-	gen     ioGen         // block sizes, files, offsets, syncs (iogen.go)
-	bufs    bufState      // write buffer contents (buffers.go)
-	opener  FileOpener    // the engine's, or nil
-	vfy     *verifier     // verify state (verify.go), nil without verify
-	trace   *tracer       // write_iolog/read_iolog (iolog_trace.go), nil without
-	thinker Thinker       // the engine's pause after each completion (cpuio), or nil
-	lim     *limits       // rate_min, max_latency, latency_target (limits.go); nil without
-	locker  *fileLocker   // lockfile (lockfile.go); nil without
-	overlap *overlapState // serialize_overlap (overlap.go); nil without
-	writes  bool          // the job writes or trims
+	gen     ioGen             // block sizes, files, offsets, syncs (iogen.go)
+	bufs    bufState          // write buffer contents (buffers.go)
+	opener  engine.FileOpener // the engine's, or nil
+	vfy     *verifier         // verify state (verify.go), nil without verify
+	trace   *tracer           // write_iolog/read_iolog (iolog_trace.go), nil without
+	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
+	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
+	locker  *fileLocker       // lockfile (lockfile.go); nil without
+	overlap *overlapState     // serialize_overlap (overlap.go); nil without
+	writes  bool              // the job writes or trims
 
 	// gate holds the job's I/O until every job of its wave has filled
 	// its buffers (run.go); nil for a job with startdelay.
 	gate *sync.WaitGroup
 }
 
+// unitTimes are the timestamps the runner keeps for one unit (ns on the
+// monotonic clock): when it was made ready, and when it was issued (queued
+// by a synchronous engine, committed by an asynchronous one). They are
+// kept beside the units, indexed by IOUnit.Index, so that engines see
+// only their contract.
+type unitTimes struct{ start, issue int64 }
+
 // newWorker prepares job j: engine, units and buffers. Files must have
 // been laid out.
-func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, error) {
+func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile) (*worker, error) {
 	w := &worker{job: j, info: info, files: files}
 	w.clat = !j.DisableClat
 	w.lat = !j.DisableLat
@@ -134,20 +143,21 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, memError(j, err)
 	}
 	w.mem = mem
-	w.units = make([]*IOUnit, depth)
-	w.free = make([]*IOUnit, 0, depth)
-	w.queued = make([]*IOUnit, 0, depth)
-	w.done = make([]*IOUnit, depth)
+	w.units = make([]*engine.IOUnit, depth)
+	w.free = make([]*engine.IOUnit, 0, depth)
+	w.queued = make([]*engine.IOUnit, 0, depth)
+	w.done = make([]*engine.IOUnit, depth)
+	w.times = make([]unitTimes, depth)
 	for i := range w.units {
-		u := &IOUnit{Index: i, Buf: mem[uint64(i)*per : uint64(i)*per+maxBS]}
+		u := &engine.IOUnit{Index: i, Buf: mem[uint64(i)*per : uint64(i)*per+maxBS]}
 		w.units[i] = u
 		w.free = append(w.free, u)
 	}
 	mayHang := false
 	for _, f := range files {
-		mayHang = mayHang || (!f.blockDev && f.path != "" && onHangProneFS(f.path))
+		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
-	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
+	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
 		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang})
 	if err != nil {
@@ -155,16 +165,16 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile) (*worker, erro
 		return nil, err
 	}
 	w.eng = eng
-	w.committer, _ = eng.(Committer)
-	w.reaper, _ = eng.(Reaper)
-	w.opener, _ = eng.(FileOpener)
+	w.committer, _ = eng.(engine.Committer)
+	w.reaper, _ = eng.(engine.Reaper)
+	w.opener, _ = eng.(engine.FileOpener)
 	w.overlap = newOverlapState(j.Misc.SerializeOverlap, depth)
 	if w.locker, err = newWorkerLocker(j, files, w.reaper != nil); err != nil {
 		w.release()
 		return nil, err
 	}
-	w.thinker, _ = eng.(Thinker)
-	if ps, ok := eng.(prioStater); ok {
+	w.thinker, _ = eng.(engine.Thinker)
+	if ps, ok := eng.(engine.PrioStater); ok {
 		if prios, on := ps.Prios(); on {
 			w.prioStats, w.prioLat, w.prio = true, j.LatPercentiles && w.lat, ioprio(j)
 			for d, list := range prios {
@@ -568,7 +578,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 					break
 				}
 				w.free = w.free[:len(w.free)-1]
-				u.start = w.stamp()
+				w.times[u.Index].start = w.stamp()
 			}
 			if w.overlap != nil && w.overlaps(u) {
 				// serialize_overlap: reap, then offer the unit again.
@@ -578,18 +588,18 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			}
 			// An engine that completes u in Queue is timed like a sync
 			// engine: issued right before the call, when it was ready.
-			u.issue = u.start
+			w.times[u.Index].issue = w.times[u.Index].start
 			switch w.queue(u) {
-			case Busy:
+			case engine.Busy:
 				// Full: reap, then offer the same unit again.
 				w.retry = u
 				busy = true
-			case Completed:
+			case engine.Completed:
 				// Completed inline (null at depth 1, or a trim).
 				now = w.stamp()
 				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
-				w.complete(u, u.start, u.issue, now, w.accounting())
+				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, w.accounting())
 				w.rampOver(now)
 				w.batchDone(now)
 				w.thinkAfter(1, false, now)
@@ -644,7 +654,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 		acct := w.accounting()
 		for _, u := range w.done[:n] {
 			w.flight--
-			w.complete(u, u.start, u.issue, now, acct)
+			w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
 			w.rampOver(now)
 			w.free = append(w.free, u)
 		}
@@ -670,11 +680,11 @@ func (w *worker) commit() int64 {
 	w.flight += n
 	w.st.AddDepth(w.flight, n)
 	for _, u := range w.queued[:n] {
-		u.issue = now
+		w.times[u.Index].issue = now
 		// Recording a slat sample ends the ramp time if it has passed;
 		// that sample already counts (fio 3.33 does the same).
 		if w.slat && u.Op.IsData() && w.rampOver(now) {
-			slat := uint64(max(0, now-u.start))
+			slat := uint64(max(0, now-w.times[u.Index].start))
 			w.st.AddSlat(stats.Dir(u.Op), slat, w.slatHist)
 			if w.logs != nil {
 				w.logs.submitted(u, slat, now, w.epoch)
@@ -698,7 +708,7 @@ func (w *worker) drain() {
 		for _, u := range w.done[:n] {
 			switch {
 			case acct:
-				w.complete(u, u.start, u.issue, w.stamp(), w.accounting())
+				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, w.stamp(), w.accounting())
 			case u.Err != 0:
 				// fio reports every failed I/O it reaps, those still in
 				// flight when the job failed included (8 lines for a
@@ -712,15 +722,15 @@ func (w *worker) drain() {
 
 // countIssued counts u as issued: fio counts an I/O when the engine
 // accepts it, completed or queued (stats-algorithms.md §0.3).
-func (w *worker) countIssued(u *IOUnit) {
+func (w *worker) countIssued(u *engine.IOUnit) {
 	switch u.Op {
-	case OpFsync:
+	case engine.OpFsync:
 		w.st.SyncIOs++
-	case OpFdatasync:
+	case engine.OpFdatasync:
 		// fio 3.33 counts fdatasync and sync_file_range in the short
 		// column of reads and writes ("short=3,0,0,0"), not as syncs.
 		w.st.Dir[stats.Read].ShortIOs++
-	case OpSyncFileRange:
+	case engine.OpSyncFileRange:
 		w.st.Dir[stats.Write].ShortIOs++
 	default:
 		w.st.Dir[u.Op].TotalIOs++
@@ -730,7 +740,7 @@ func (w *worker) countIssued(u *IOUnit) {
 // complete accounts one finished unit. Its bytes always count; its
 // latencies only when acct is set (past the ramp time when the batch it
 // came in was reaped).
-func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
+func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool) {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("complete", u)
 	}
@@ -756,7 +766,7 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
-	if w.vfy != nil && u.Op == OpRead {
+	if w.vfy != nil && u.Op == engine.OpRead {
 		w.verifyRead(u)
 	}
 	if w.lim != nil && acct {

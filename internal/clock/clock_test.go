@@ -36,3 +36,13 @@ func TestNowAgreesWithTimeSince(t *testing.T) {
 		t.Errorf("Now advanced %v, time.Since %v: want at most %v apart, Now's no longer", got, since, tolerance)
 	}
 }
+
+// Sleep sleeps at least as long as asked.
+func TestSleep(t *testing.T) {
+	const ns = 5e6
+	a := Now()
+	Sleep(ns)
+	if d := Now() - a; d < ns {
+		t.Errorf("Sleep(%d) returned after %d ns", int64(ns), d)
+	}
+}

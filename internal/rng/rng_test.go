@@ -65,3 +65,14 @@ func TestFioLFSR(t *testing.T) {
 		t.Errorf("after reset, second: %d, want 235", b)
 	}
 }
+
+// The 64-bit Tausworthe generator stays in range.
+func TestGenerators(t *testing.T) {
+	var g Taus258
+	g.Seed(7)
+	for i := 0; i < 1000; i++ {
+		if v := g.Below(1000); v >= 1000 {
+			t.Fatalf("Taus258.Below(1000) = %d", v)
+		}
+	}
+}

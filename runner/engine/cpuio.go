@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The cpuio engine burns CPU instead of doing I/O. Each unit is one cycle
 // of work, then a pause long enough that the work takes cpuload percent
@@ -9,7 +9,7 @@ package runner
 // machine where noop ones take cpuchunks, and their pause scales with
 // their duration, so a loaded machine does few of them). The work is
 // the unit's latency; the pause is think time, outside it (Thinker).
-// Units move no data (EngineInfo.NoIO), so only runtime ends a cpuio job,
+// Units move no data (Info.NoIO), so only runtime ends a cpuio job,
 // as in fio.
 //
 // cpuload is required; exit_on_io_done is not supported yet.
@@ -19,11 +19,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/rng"
-	"golang.org/x/sys/unix"
 )
 
 // Thinker is implemented by engines that pause between units: the runner
@@ -60,7 +58,7 @@ var (
 // errCPULoad is fio's message for a cpuio job without cpuload.
 var errCPULoad = errors.New("fio: pid=0, err=22/file:engines/cpu.c, func=cpuio, error=cpu thread needs rate (cpuload=)\nfio: io engine cpuio init failed.")
 
-func newCPUIO(cfg EngineConfig) (Engine, error) {
+func newCPUIO(cfg Config) (Engine, error) {
 	e := &cpuEngine{chunk: 50000}
 	e.rng.Seed(cfg.Seed ^ 0xc9)
 	for name, val := range cfg.Options {
@@ -170,19 +168,5 @@ func siftDown(a []uint64, root, n int) {
 		}
 		a[root], a[child] = a[child], a[root]
 		root = child
-	}
-}
-
-// sleepNS sleeps ns nanoseconds on the calling thread. The call is raw,
-// as the I/O loop's are (sys_rw_linux.go): the job keeps its P, so waking
-// up costs no scheduler round trip before the next I/O is issued. A
-// signal ends the sleep early and it goes on for the rest.
-func sleepNS(ns int64) {
-	ts := unix.NsecToTimespec(ns)
-	for {
-		_, _, e := unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), uintptr(unsafe.Pointer(&ts)), 0)
-		if e != unix.EINTR {
-			return
-		}
 	}
 }

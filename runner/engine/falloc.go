@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // Two engines that turn I/O into file-size operations:
 //
@@ -28,8 +28,8 @@ var (
 	_ Engine     = ftruncateEngine{}
 )
 
-func newFalloc(EngineConfig) (Engine, error)    { return fallocEngine{}, nil }
-func newFtruncate(EngineConfig) (Engine, error) { return ftruncateEngine{}, nil }
+func newFalloc(Config) (Engine, error)    { return fallocEngine{}, nil }
+func newFtruncate(Config) (Engine, error) { return ftruncateEngine{}, nil }
 
 // OpenFile opens path read-write, creating it (mode 0600), whatever the
 // job's direction: fallocate(2) needs a writable descriptor even for the

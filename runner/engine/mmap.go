@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The mmap engine maps each file (MAP_SHARED) and copies units to and from
 // the mapping. A file is mapped on first use in windows of at most
@@ -45,7 +45,7 @@ var (
 	_ FileOpener = (*mmapEngine)(nil)
 )
 
-func newMmap(cfg EngineConfig) (Engine, error) {
+func newMmap(cfg Config) (Engine, error) {
 	e := &mmapEngine{files: make([]mmapFile, max(cfg.Files, 1)), advice: unix.MADV_SEQUENTIAL}
 	for i := range e.files {
 		e.files[i].fd = -1
@@ -99,7 +99,7 @@ func (e *mmapEngine) OpenFile(index int, path string, flags int) (int, error) {
 	}
 	size := st.Size
 	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
-		if n, err := blockDevSize(path); err == nil {
+		if n, err := BlockDevSize(path); err == nil {
 			size = int64(n)
 		}
 	}

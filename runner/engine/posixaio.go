@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The posixaio engine gives fio's POSIX AIO semantics without the C
 // library: a unit is queued, started (Commit), and reaped later, while the
@@ -38,7 +38,7 @@ var (
 	_ Reaper    = (*posixaioEngine)(nil)
 )
 
-func newPosixaio(cfg EngineConfig) (Engine, error) {
+func newPosixaio(cfg Config) (Engine, error) {
 	depth := max(cfg.IODepth, 1)
 	e := &posixaioEngine{
 		pending: make([]*IOUnit, 0, depth),

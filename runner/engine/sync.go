@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The blocking engines of fio's sync family, which share one type:
 //
@@ -54,22 +54,22 @@ type syncEngine struct {
 
 var _ Engine = (*syncEngine)(nil)
 
-func newSync(cfg EngineConfig) (Engine, error) {
+func newSync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindSync, raw: !cfg.MayHang}, nil
 }
-func newPsync(cfg EngineConfig) (Engine, error) {
+func newPsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindPsync, raw: !cfg.MayHang}, nil
 }
-func newVsync(cfg EngineConfig) (Engine, error) {
+func newVsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindVsync, raw: !cfg.MayHang}, nil
 }
-func newPvsync(cfg EngineConfig) (Engine, error) {
+func newPvsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindPvsync, raw: !cfg.MayHang}, nil
 }
 
 // newPvsync2 reads pvsync2's options: hipri, hipri_percentage, uncached,
 // nowait.
-func newPvsync2(cfg EngineConfig) (Engine, error) {
+func newPvsync2(cfg Config) (Engine, error) {
 	e := &syncEngine{kind: kindPvsync2, hipriPct: 100, raw: !cfg.MayHang}
 	e.rng.Seed(cfg.Seed ^ 0x2b)
 	for name, val := range cfg.Options {
