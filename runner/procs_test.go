@@ -2,8 +2,6 @@ package runner
 
 import (
 	"testing"
-
-	"github.com/gofio/gofio/runner/engine"
 )
 
 func TestProcsFor(t *testing.T) {
@@ -19,17 +17,6 @@ func TestProcsFor(t *testing.T) {
 	for _, tt := range tests {
 		if got := procsFor(tt.workers, tt.current); got != tt.want {
 			t.Errorf("procsFor(%d, %d) = %d, want %d", tt.workers, tt.current, got, tt.want)
-		}
-	}
-}
-
-func TestOnHangProneFS(t *testing.T) {
-	// The test machine's temporary directory is local; a path not created
-	// yet is judged by the directory it would be created in.
-	dir := t.TempDir()
-	for _, p := range []string{dir, dir + "/not/yet/created", "/proc/self"} {
-		if engine.OnHangProneFS(p) {
-			t.Errorf("onHangProneFS(%q) = true, want false (local)", p)
 		}
 	}
 }
