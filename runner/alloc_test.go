@@ -16,8 +16,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // steadyWorker builds the worker of one job, run in dir, with its files
@@ -27,7 +29,7 @@ import (
 func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 	tb.Helper()
 	j := jobOf(tb, append([]string{"directory=" + dir}, args...)...)
-	info, err := LookupEngine(j.IOEngine)
+	info, err := engine.Lookup(j.IOEngine)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 	}
 	tb.Cleanup(w.release)
 	w.prog.jp = &jobProgress{}
-	w.epoch = nanotime()
+	w.epoch = clock.Now()
 	w.startMeasuring(w.epoch)
 	w.progressStart()
 	w.startLoop()

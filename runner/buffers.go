@@ -58,6 +58,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -78,11 +80,11 @@ type bufState struct {
 	working  uint64
 	global   bool
 
-	rng      frand // dedupe draws
-	bufRng   frand // buffer seeds
-	prev     frand // bufRng before the last new buffer's draw (dedupe)
-	minBS    int   // the smallest write block (compression chunks)
-	fioFills bool  // fio fills the buffers when the job starts
+	rng      rng.Stream // dedupe draws
+	bufRng   rng.Stream // buffer seeds
+	prev     rng.Stream // bufRng before the last new buffer's draw (dedupe)
+	minBS    int        // the smallest write block (compression chunks)
+	fioFills bool       // fio fills the buffers when the job starts
 	seedBase uint64
 	lastSeed uint64
 	have     bool
@@ -134,7 +136,7 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 				// Observed in fio 3.33: with dedupe_percentage, the
 				// first fills after the first take the dedupe draw of
 				// a write, a repeat drawing no seed.
-				if w.bufs.rng.between(1, 100) <= uint64(w.bufs.dedupe) {
+				if w.bufs.rng.Between(1, 100) <= uint64(w.bufs.dedupe) {
 					continue
 				}
 				w.bufs.prev = w.bufs.bufRng
@@ -205,7 +207,7 @@ func allocMem(j *jobspec.Job, n int) ([]byte, func() error, error) {
 // memError is the setup failure of a buffer allocation; for huge pages
 // it adds fio's hint.
 func memError(j *jobspec.Job, err error) error {
-	e := &setupError{errno: errno(err), fn: "iomem allocation"}
+	e := &setupError{errno: errno.Of(err), fn: "iomem allocation"}
 	if j.Mem == jobspec.MemShmHuge || j.Mem == jobspec.MemMmapHuge {
 		e.msg = "fio: no huge pages available, do you need to allocate some? See HOWTO."
 	}
@@ -248,15 +250,15 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, us
 
 // reseed seeds the buffer streams from the job's seed slots.
 func (b *bufState) reseed(seeds *[nSeeds]uint64, use64 bool) {
-	b.bufRng.seed(seeds[seedBuf], use64)
+	b.bufRng.Seed(seeds[seedBuf], use64)
 	b.prev = b.bufRng
-	b.rng.seed(seeds[seedDedupe], false)
+	b.rng.Seed(seeds[seedDedupe], false)
 }
 
 // skipSeeds draws n buffer seeds and drops them.
 func (b *bufState) skipSeeds(n uint64) {
 	for range n {
-		b.bufRng.nextSeed()
+		b.bufRng.NextSeed()
 	}
 }
 
@@ -292,7 +294,7 @@ func (b *bufState) chunkLen(left int) int {
 func (b *bufState) fresh(buf []byte) { b.freshFrom(buf, &b.bufRng) }
 
 // freshFrom is fresh drawing its seeds from r.
-func (b *bufState) freshFrom(buf []byte, r *frand) {
+func (b *bufState) freshFrom(buf []byte, r *rng.Stream) {
 	switch {
 	case b.zeros:
 		clear(buf)
@@ -301,7 +303,7 @@ func (b *bufState) freshFrom(buf []byte, r *frand) {
 		for off := 0; off < len(buf); {
 			c := buf[off : off+b.chunkLen(len(buf)-off)]
 			keep := len(c) * (100 - b.compress) / 100
-			fioFillRandom(c[:keep], r.nextSeed())
+			fioFillRandom(c[:keep], r.NextSeed())
 			if b.pattern != nil {
 				fillPattern(c[keep:], b.pattern)
 			} else {
@@ -312,7 +314,7 @@ func (b *bufState) freshFrom(buf []byte, r *frand) {
 	case b.pattern != nil:
 		fillPattern(buf, b.pattern)
 	default:
-		seed := r.nextSeed()
+		seed := r.NextSeed()
 		b.lastSeed, b.have = seed, true
 		fioFillRandom(buf, seed)
 	}
@@ -373,7 +375,7 @@ func (b *bufState) fill(buf []byte) {
 		scramble(buf, b.count)
 		return
 	}
-	hit := b.dedupe > 0 && b.rng.between(1, 100) <= uint64(b.dedupe)
+	hit := b.dedupe > 0 && b.rng.Between(1, 100) <= uint64(b.dedupe)
 	if b.dedupe > 0 && b.working == 0 {
 		// dedupe_mode=repeat as observed in fio 3.33: a repeated buffer
 		// draws from the buffer stream as it was before the last new
@@ -402,9 +404,9 @@ func (b *bufState) fill(buf []byte) {
 		seed := b.lastSeed
 		switch {
 		case b.working > 0:
-			seed = b.seedBase ^ (b.rng.between(1, b.working))*0xd6e8feb86659fd93
+			seed = b.seedBase ^ (b.rng.Between(1, b.working))*0xd6e8feb86659fd93
 		case !b.have:
-			seed = b.bufRng.nextSeed()
+			seed = b.bufRng.NextSeed()
 		}
 		b.lastSeed, b.have = seed, true
 		fioFillRandom(buf, seed)
@@ -473,8 +475,6 @@ func fioFillRandom(b []byte, seed uint64) {
 	}
 }
 
-// fillRandom fills b with fio's random bytes for seed (fioFillRandom).
-func fillRandom(b []byte, seed uint64) { fioFillRandom(b, seed) }
 
 // scramble changes 8 bytes of every 512 of b with a write counter.
 func scramble(b []byte, n uint64) {

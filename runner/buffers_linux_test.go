@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gofio/gofio/runner/engine"
 	"golang.org/x/sys/unix"
 )
 
@@ -51,7 +52,7 @@ func TestBufferFillTouches(t *testing.T) {
 	for _, tt := range tests {
 		args := append([]string{"name=a", "ioengine=null", "size=64m", "bs=1m", "iodepth=32"}, tt.args...)
 		j := planOf(t, args...).Jobs[0]
-		info, _ := LookupEngine("null")
+		info, _ := engine.Lookup("null")
 		files, err := planFiles(j)
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +86,7 @@ func TestBufferFillTouches(t *testing.T) {
 // as before the fill moved to the job's thread.
 func TestBufferPatternAcrossUnits(t *testing.T) {
 	j := planOf(t, "name=a", "ioengine=null", "size=1m", "bs=5000", "iodepth=3", "rw=write", "buffer_pattern=0x0102030405").Jobs[0]
-	info, _ := LookupEngine("null")
+	info, _ := engine.Lookup("null")
 	files, err := planFiles(j)
 	if err != nil {
 		t.Fatal(err)

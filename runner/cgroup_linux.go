@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -99,7 +100,7 @@ func (w *worker) cgroupStart() bool {
 	created.Unlock()
 	if err != nil && err != unix.EEXIST {
 		fmt.Fprintf(w.ts.errs, "fio: path %s\n", cg.path)
-		return w.threadFailed(errno(err), "cgroup mkdir")
+		return w.threadFailed(errno.Of(err), "cgroup mkdir")
 	}
 	if j.CgroupWeight != 0 {
 		if e, fn := writeCgroupFile(filepath.Join(cg.path, "blkio.weight"), j.CgroupWeight, "weight"); e != 0 {
@@ -142,11 +143,11 @@ func (w *worker) cgroupEnd() {
 func writeCgroupFile(path string, v int, what string) (unix.Errno, string) {
 	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o666)
 	if err != nil {
-		return errno(err), "cgroup open " + what
+		return errno.Of(err), "cgroup open " + what
 	}
 	defer unix.Close(fd)
 	if _, err := unix.Write(fd, []byte(strconv.Itoa(v))); err != nil {
-		return errno(err), "cgroup write " + what
+		return errno.Of(err), "cgroup write " + what
 	}
 	return 0, ""
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ErrReadOnly is fio's refusal of a job that writes or trims under
@@ -96,7 +97,7 @@ func engineNotices(t *task, w *worker) {
 	if t.info.Sync && t.job.IODepth > 1 {
 		fmt.Fprintln(out, syncDepthNote)
 	}
-	if n, ok := w.eng.(Noticer); ok {
+	if n, ok := w.eng.(engine.Noticer); ok {
 		fmt.Fprintln(out, n.Notice(t.job.Name))
 	}
 }

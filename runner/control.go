@@ -5,7 +5,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -120,7 +122,7 @@ func (c *control) wait(t *task) bool {
 func (c *control) finished(t *task) {
 	i := c.index[t]
 	w := t.w
-	w.publish(nanotime())
+	w.publish(clock.Now())
 	if w.err != 0 {
 		// fio prints a job's error on its info stream when the job failed
 		// during its I/O or setting up its thread (thread.go), on stderr
@@ -129,7 +131,7 @@ func (c *control) finished(t *task) {
 		if w.epoch != 0 || w.ts.errInfo {
 			out = w.ts.info
 		}
-		fmt.Fprintf(out, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", w.tid, int(w.err), w.errFunc, errText(w.err))
+		fmt.Fprintf(out, "fio: pid=%d, err=%d/file:runner, func=%s, error=%s\n", w.tid, int(w.err), w.errFunc, errno.Text(w.err))
 		c.prog.setState(i, StateFailed)
 	} else {
 		c.prog.setState(i, StateDone)

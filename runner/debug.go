@@ -3,6 +3,7 @@ package runner
 import (
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // This file prints the --debug lines of a job's thread in fio's shapes
@@ -18,7 +19,7 @@ func (w *worker) dprintf(c debuglog.Class, format string, args ...any) {
 // debugIO prints fio's io line for u at step what ("queue", "complete"):
 // the unit, its offset and length in hexadecimal, its direction as fio
 // numbers them (0 read, 1 write, 2 trim, then the syncs) and its file.
-func (w *worker) debugIO(what string, u *IOUnit) {
+func (w *worker) debugIO(what string, u *engine.IOUnit) {
 	name := ""
 	if u.File >= 0 && u.File < len(w.files) {
 		name = w.files[u.File].path

@@ -14,6 +14,7 @@ package runner
 import (
 	"math"
 
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -25,7 +26,7 @@ type distDraw struct {
 	kind    jobspec.DistKind
 	n       uint64
 	hash    bool // spread ranks (offsets; not files)
-	rng     taus88
+	rng     rng.Taus88
 	randOff uint64
 
 	// zipf
@@ -45,10 +46,10 @@ func newDistDraw(dist jobspec.Distribution, n uint64, seed uint32, hash bool) di
 		g.kind = jobspec.DistRandom
 		return g
 	}
-	g.rng.seed(uint64(seed))
+	g.rng.Seed(uint64(seed))
 	switch dist.Kind {
 	case jobspec.DistZipf, jobspec.DistPareto:
-		g.randOff = uint64(g.rng.next())
+		g.randOff = uint64(g.rng.Next())
 		if dist.HasCenter {
 			g.randOff = uint64(float64(n) * dist.Center)
 		}
@@ -89,7 +90,7 @@ func (g *distDraw) draw() uint64 {
 	var v uint64
 	switch g.kind {
 	case jobspec.DistZipf:
-		u := float64(g.rng.next()) / float64(math.MaxUint32)
+		u := float64(g.rng.Next()) / float64(math.MaxUint32)
 		z := u * g.zetan
 		switch {
 		case z < 1:
@@ -101,16 +102,16 @@ func (g *distDraw) draw() uint64 {
 		}
 		v--
 	case jobspec.DistPareto:
-		u := float64(g.rng.next()) / float64(math.MaxUint32)
+		u := float64(g.rng.Next()) / float64(math.MaxUint32)
 		v = uint64(float64(g.n-1) * math.Pow(u, g.pow))
 	case jobspec.DistNormal:
 		var sum uint64
 		for range 12 {
-			sum += uint64(g.rng.next()) % (g.n + 1)
+			sum += uint64(g.rng.Next()) % (g.n + 1)
 		}
 		sum = (sum + 11) / 12
 		if g.stddev > 0 {
-			r := float64(g.rng.next()) / 4294967296.0
+			r := float64(g.rng.Next()) / 4294967296.0
 			dev := int64(float64(g.stddev)*r) - int64(g.stddev/2)
 			for sum+uint64(dev) >= g.n {
 				dev /= 2
@@ -162,15 +163,15 @@ func newZoneTable(dist jobspec.Distribution) *zoneTable {
 
 // draw picks a block among lastb blocks of align bytes: a zone by a draw
 // in [1, 100] from zr, then a block in it from off.
-func (t *zoneTable) draw(zr, off *frand, lastb, align uint64) uint64 {
-	i := zr.between(1, 100) - 1
+func (t *zoneTable) draw(zr, off *rng.Stream, lastb, align uint64) uint64 {
+	i := zr.Between(1, 100) - 1
 	var start, span uint64
 	if t.abs {
 		start, span = t.start[i]/align, t.size[i]/align
 	} else {
 		start, span = t.start[i]*lastb/100, lastb*t.size[i]/100
 	}
-	return start + off.scale(span)
+	return start + off.Scale(span)
 }
 
 // fioJhash is fio's hash of a file name (Jenkins' lookup3 as fio 3.33

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -13,15 +14,15 @@ func hits(t *testing.T, dist jobspec.Distribution, n uint64, k int) []int {
 	t.Helper()
 	g := newDistDraw(dist, n, 7, true)
 	zt := newZoneTable(dist)
-	var zr, off frand
-	zr.seed(0x89, false)
-	off.seed(0x8a, false)
+	var zr, off rng.Stream
+	zr.Seed(0x89, false)
+	off.Seed(0x8a, false)
 	c := make([]int, n)
 	for i := 0; i < k; i++ {
 		var b uint64
 		switch {
 		case dist.Kind == jobspec.DistRandom:
-			b = off.scale(n)
+			b = off.Scale(n)
 		case zt != nil:
 			b = zt.draw(&zr, &off, n, 4096)
 		default:

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // jobFile is one file a job does I/O on.
@@ -67,20 +69,11 @@ func (e *setupError) Error() string {
 	if e.msgOnly {
 		return e.msg
 	}
-	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.errno), e.fn, errText(e.errno))
+	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.errno), e.fn, errno.Text(e.errno))
 	if e.msg != "" {
 		s = e.msg + "\n" + s
 	}
 	return s
-}
-
-// errText is the C library's text for an errno ("Invalid argument").
-func errText(e unix.Errno) string {
-	s := e.Error()
-	if s == "" {
-		return "Unknown error " + strconv.Itoa(int(e))
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // planFiles works out the files of job j: explicit names, or names built
@@ -99,15 +92,15 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 	if j.Misc.Opendir != "" {
 		more, err := jobspec.OpendirFiles(j.Misc.Opendir)
 		if err != nil {
-			return nil, &setupError{errno: errno(err), fn: "opendir", msg: err.Error()}
+			return nil, &setupError{errno: errno.Of(err), fn: "opendir", msg: err.Error()}
 		}
 		names = append(names, more...)
 	}
 	files := make([]*jobFile, len(names))
 	// filesize=lo-hi draws from fio's file size stream (fiorand.go).
-	var sizeRng frand
+	var sizeRng rng.Stream
 	seeds, _ := jobSeeds(j)
-	sizeRng.seed(seeds[seedFileSize], j.RandomGenerator == jobspec.GenTausworthe64)
+	sizeRng.Seed(seeds[seedFileSize], j.RandomGenerator == jobspec.GenTausworthe64)
 	for i, n := range names {
 		f := &jobFile{path: n, fd: -1}
 		var st unix.Stat_t
@@ -118,13 +111,13 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 			if st.Mode&unix.S_IFMT == unix.S_IFBLK {
 				f.blockDev = true
 				var err error
-				if have, err = blockDevSize(n); err != nil {
+				if have, err = engine.BlockDevSize(n); err != nil {
 					// A device node without its device (a detached
 					// driver: ENXIO) fails the job, as in fio 3.33.
-					e := errno(err)
+					e := errno.Of(err)
 					fn := "open(" + n + ")"
 					return nil, &setupError{errno: e, fn: fn, msg: fmt.Sprintf(
-						"fio: failed opening blockdev %s for size check\nfile:filesetup.c, func=%s, error=%s", n, fn, errText(e))}
+						"fio: failed opening blockdev %s for size check\nfile:filesetup.c, func=%s, error=%s", n, fn, errno.Text(e))}
 				}
 			}
 		}
@@ -158,7 +151,7 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 		switch {
 		case j.FileSize[1] > j.FileSize[0]:
 			// filesize=lo-hi: a random size per file, in whole blocks.
-			f.fileSize = j.FileSize[0] + sizeRng.scale(j.FileSize[1]-j.FileSize[0])
+			f.fileSize = j.FileSize[0] + sizeRng.Scale(j.FileSize[1]-j.FileSize[0])
 			f.fileSize -= f.fileSize % max(minBS(j), 1)
 		case j.FileSize[1] > 0:
 			f.fileSize = j.FileSize[0]
@@ -259,20 +252,6 @@ func expandFormat(j *jobspec.Job, filenum int) string {
 	return r.Replace(j.FilenameFormat)
 }
 
-func blockDevSize(path string) (uint64, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer unix.Close(fd)
-	var size uint64
-	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKGETSIZE64, uintptr(unsafe.Pointer(&size)))
-	if e != 0 {
-		return 0, e
-	}
-	return size, nil
-}
-
 // needsLayout reports how many bytes must be written to bring f to its
 // size, 0 if it is already large enough.
 func (f *jobFile) needsLayout() uint64 {
@@ -305,7 +284,7 @@ func makeParents(path string) error {
 			continue
 		}
 		if err := unix.Mkdir(sub, 0o700); err != nil && err != unix.EEXIST {
-			return fmt.Errorf("fio: failed to create dir (%s): %s", sub, errText(errno(err)))
+			return fmt.Errorf("fio: failed to create dir (%s): %s", sub, errno.Text(errno.Of(err)))
 		}
 	}
 	return nil
@@ -335,18 +314,18 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		// when it cannot ("func=unlink": /proc/version gives EPERM, a
 		// directory EISDIR). With allow_file_create=0 fio unlinks it and
 		// then refuses to create it, losing the file; gofio keeps it.
-		if err := unix.Unlink(f.path); err != nil && errno(err) != unix.ENOENT {
-			return &setupError{errno: errno(err), fn: "unlink"}
+		if err := unix.Unlink(f.path); err != nil && errno.Of(err) != unix.ENOENT {
+			return &setupError{errno: errno.Of(err), fn: "unlink"}
 		}
 	}
 	fd, err := unix.Open(f.path, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o644)
 	if err != nil {
-		return &setupError{errno: errno(err), fn: "open"}
+		return &setupError{errno: errno.Of(err), fn: "open"}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return &setupError{errno: errno(err), fn: "fstat"}
+		return &setupError{errno: errno.Of(err), fn: "fstat"}
 	}
 	if f.fillDev || (j.Misc.FillDevice && (j.RW.Reads() || j.Overwrite)) {
 		if fillBuf != nil {
@@ -364,7 +343,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		// fio 3.33 warns and lays out on (a full file system: the job
 		// then fails where its writes do).
 		if err := unix.Fallocate(fd, 0, 0, int64(f.fileSize)); err != nil && warn != nil {
-			fmt.Fprintf(warn, "fio: posix_fallocate fails: %s\n", errText(errno(err)))
+			fmt.Fprintf(warn, "fio: posix_fallocate fails: %s\n", errno.Text(errno.Of(err)))
 		}
 	case jobspec.FallocKeep:
 		_ = unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, 0, int64(f.fileSize))
@@ -373,7 +352,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		// job writing 64 KiB of a 1 MiB file leaves 64 KiB, as in fio.
 		if !fill {
 			if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
-				return &setupError{errno: errno(err), fn: "ftruncate"}
+				return &setupError{errno: errno.Of(err), fn: "ftruncate"}
 			}
 		}
 	}
@@ -382,7 +361,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		return nil
 	}
 	if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
-		return &setupError{errno: errno(err), fn: "ftruncate"}
+		return &setupError{errno: errno.Of(err), fn: "ftruncate"}
 	}
 	for off := uint64(0); off < f.fileSize; {
 		if stopped(stop) {
@@ -397,10 +376,10 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		}
 		w, err := unix.Pwrite(fd, buf[:n], int64(off))
 		if err != nil {
-			if errno(err) == unix.ENOSPC && info != nil {
+			if errno.Of(err) == unix.ENOSPC && info != nil {
 				fmt.Fprintln(info, "fio: ENOSPC on laying out file, stopping")
 			}
-			return &setupError{errno: errno(err), fn: "write"}
+			return &setupError{errno: errno.Of(err), fn: "write"}
 		}
 		off += uint64(w)
 	}
@@ -431,7 +410,7 @@ var errLayoutStopped = errors.New("layout stopped")
 
 func errorsNil(err error) error {
 	if err != nil {
-		return &setupError{errno: errno(err), fn: "fsync"}
+		return &setupError{errno: errno.Of(err), fn: "fsync"}
 	}
 	return nil
 }
@@ -442,7 +421,7 @@ func errorsNil(err error) error {
 // allow_file_create=0 (create_on_open creates for every job); sync=
 // adds O_SYNC or O_DSYNC; invalidate drops the region's cached pages
 // (BLKFLSBUF on a block device).
-func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int) error {
+func (f *jobFile) open(j *jobspec.Job, write bool, opener engine.FileOpener, index int) error {
 	flags := unix.O_CLOEXEC
 	switch {
 	case write && (j.RW.Reads() || j.Verify.Type != jobspec.VerifyNone):
@@ -477,12 +456,12 @@ func (f *jobFile) open(j *jobspec.Job, write bool, opener FileOpener, index int)
 		fd, err = unix.Open(f.path, flags, 0o600) // fio's mode for files a job creates
 	}
 	if err != nil {
-		if errno(err) == unix.ENOENT && !j.AllowFileCreate {
+		if errno.Of(err) == unix.ENOENT && !j.AllowFileCreate {
 			return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0"}
 		}
 		// fio names the file in the function ("func=open(d/r.0.1)"), on
 		// a job's first open and on one mid-run alike.
-		return &setupError{errno: errno(err), fn: "open(" + f.path + ")", msg: fmt.Sprintf("%s: open failed", f.path)}
+		return &setupError{errno: errno.Of(err), fn: "open(" + f.path + ")", msg: fmt.Sprintf("%s: open failed", f.path)}
 	}
 	f.fd = fd
 	if fd < 0 {
@@ -539,7 +518,7 @@ func fadviseFor(j *jobspec.Job) (advice int, ok bool) {
 }
 
 // closeWith closes f, through the engine's FileOpener when it has one.
-func (f *jobFile) closeWith(opener FileOpener, index int) {
+func (f *jobFile) closeWith(opener engine.FileOpener, index int) {
 	if opener != nil {
 		opener.CloseFile(index, f.fd)
 	} else if f.fd >= 0 {

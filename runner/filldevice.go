@@ -6,7 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // fill_device (fill_fs) makes a job write until the file system is full.
@@ -65,13 +67,13 @@ func fullError(e unix.Errno) bool { return e == unix.ENOSPC || e == unix.EDQUOT 
 // filled handles a failed unit of a fill_device job: a write that found
 // the file system full is reported as fio does and ends the job without
 // an error. It reports whether it handled u.
-func (w *worker) filled(u *IOUnit, e unix.Errno) bool {
-	if !w.job.Misc.FillDevice || u.Op != OpWrite || !fullError(e) {
+func (w *worker) filled(u *engine.IOUnit, e unix.Errno) bool {
+	if !w.job.Misc.FillDevice || u.Op != engine.OpWrite || !fullError(e) {
 		return false
 	}
 	if w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
 	}
 	w.stopping = true
 	return true
@@ -103,10 +105,10 @@ func (f *jobFile) layoutFill(fd int, j *jobspec.Job, buf []byte, stop <-chan str
 			off += uint64(n)
 		}
 		if err != nil {
-			if e := errno(err); fullError(e) || e == unix.EFBIG {
+			if e := errno.Of(err); fullError(e) || e == unix.EFBIG {
 				break
 			}
-			return &setupError{errno: errno(err), fn: "write"}
+			return &setupError{errno: errno.Of(err), fn: "write"}
 		}
 		if n == 0 {
 			break

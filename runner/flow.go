@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -71,7 +72,7 @@ func (w *worker) flowWait() bool {
 	f := w.flow
 	for !f.allowed() {
 		if f.sleepNS > 0 {
-			sleepNS(f.sleepNS)
+			clock.Sleep(f.sleepNS)
 		} else {
 			// flow_sleep=0: fio 3.33's job looks again at once. A
 			// thread of gofio shares its process's CPU share with the
@@ -81,13 +82,13 @@ func (w *worker) flowWait() bool {
 			// a busy machine: fio's t0011 (flow=1 with rate_iops=1000
 			// beside flow=8) did 30-700 IOPS under load where fio did
 			// 1000. A short sleep leaves the CPU to the other job.
-			sleepNS(flowPollNS)
+			clock.Sleep(flowPollNS)
 		}
 		if stopped(w.stop) {
 			w.stopping = true
 			return false
 		}
-		if now := nanotime(); w.deadline != 0 && now >= w.deadline {
+		if now := clock.Now(); w.deadline != 0 && now >= w.deadline {
 			w.stopping = true
 			return false
 		}

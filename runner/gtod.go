@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -48,7 +49,7 @@ func startGtod(plan *jobspec.Plan, errs io.Writer) func() {
 			}
 		}
 		for !done.Load() {
-			gtodNow.Store(nanotime())
+			gtodNow.Store(clock.Now())
 		}
 	}()
 	return func() {

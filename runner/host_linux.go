@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -86,14 +87,14 @@ func numaPlace(j *jobspec.Job) (unix.Errno, string) {
 	if j.CPUNodesSet {
 		cpus, err := nodeCPUs(&j.CPUNodes)
 		if err != nil {
-			return errno(err), "numa_run_on_node"
+			return errno.Of(err), "numa_run_on_node"
 		}
 		var set unix.CPUSet
 		for _, c := range cpus {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			return errno(err), "numa_run_on_node"
+			return errno.Of(err), "numa_run_on_node"
 		}
 	}
 	if j.MemPolicy == jobspec.MemPolicyNone || j.MemPolicy == jobspec.MemPolicyDefault {

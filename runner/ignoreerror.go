@@ -6,7 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ignore_error gives, per class of error (read, write, verify), the errors
@@ -33,9 +35,9 @@ const (
 
 // ignoreList is the ignore_error list covering op, and whether there is
 // one.
-func ignoreList(j *jobspec.Job, op Op) ([]int, bool) {
+func ignoreList(j *jobspec.Job, op engine.Op) ([]int, bool) {
 	class := ignoreWrite
-	if op == OpRead {
+	if op == engine.OpRead {
 		class = ignoreRead
 	}
 	l := j.Misc.IgnoreError[class]
@@ -77,7 +79,7 @@ func (s *ioErrors) survivedText(async bool) string {
 	if s.survived == 0 || (async && s.survivedFn == "xfer") {
 		return ""
 	}
-	return fmt.Sprintf("file:runner, func=%s, error=%s", s.survivedFn, errText(s.survived))
+	return fmt.Sprintf("file:runner, func=%s, error=%s", s.survivedFn, errno.Text(s.survived))
 }
 
 // survivedText is the report's error text of task t: text, its own,

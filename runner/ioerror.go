@@ -6,7 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ioErrors is what a worker knows about its I/O errors: where to report
@@ -32,7 +34,7 @@ type ioErrors struct {
 // one fio deems non-fatal (EIO, EILSEQ); either way an error of a covered
 // direction is counted for the report. fio prints each fatal error, and
 // with error_dump each survived one too.
-func (w *worker) ioFailed(u *IOUnit) {
+func (w *worker) ioFailed(u *engine.IOUnit) {
 	first := !w.ioerr.seen
 	w.ioerr.seen = true
 	e, fn := u.Err, "io_u error"
@@ -62,7 +64,7 @@ func (w *worker) ioFailed(u *IOUnit) {
 	}
 	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errText(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
 	}
 	if first && w.reaper == nil {
 		w.firstFailed(u, e)
@@ -75,7 +77,7 @@ func (w *worker) ioFailed(u *IOUnit) {
 // firstFailed prints fio 3.33's hints when the first I/O of a job on a
 // synchronous engine fails (survived or not; libaio and io_uring print
 // none): a direct I/O refused with EINVAL, an EIO from a block device.
-func (w *worker) firstFailed(u *IOUnit, e unix.Errno) {
+func (w *worker) firstFailed(u *engine.IOUnit, e unix.Errno) {
 	out := w.ioerr.infoOrErr()
 	if out == nil {
 		return
@@ -98,16 +100,16 @@ func (s *ioErrors) infoOrErr() io.Writer {
 	return s.out
 }
 
-var opNames = [...]string{OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync", OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range"}
+var opNames = [...]string{engine.OpRead: "read", engine.OpWrite: "write", engine.OpTrim: "trim", engine.OpFsync: "sync", engine.OpFdatasync: "datasync", engine.OpSyncFileRange: "sync_file_range"}
 
 // continues reports whether continue_on_error mode c covers an I/O error
 // of op.
-func continues(c jobspec.ContinueOnError, op Op) bool {
+func continues(c jobspec.ContinueOnError, op engine.Op) bool {
 	switch c {
 	case jobspec.ContinueRead:
-		return op == OpRead
+		return op == engine.OpRead
 	case jobspec.ContinueWrite:
-		return op == OpWrite
+		return op == engine.OpWrite
 	case jobspec.ContinueIO:
 		return op.IsData()
 	case jobspec.ContinueAll:
@@ -122,5 +124,5 @@ func errorTextOrSuccess(e unix.Errno) string {
 	if e == 0 {
 		return "Success"
 	}
-	return errText(e)
+	return errno.Text(e)
 }

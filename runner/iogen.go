@@ -46,8 +46,12 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -55,14 +59,14 @@ import (
 type ioGen struct {
 	// fio's random streams (fiorand.go), seeded from the job's seed slots.
 	seeds   [nSeeds]uint64
-	repeat  bool      // randrepeat in force: the streams restart each loop
-	use64   bool      // random_generator=tausworthe64
-	offRng  frand     // offsets
-	bsRng   [3]frand  // block sizes, per size index
-	mixRng  frand     // read/write mix
-	fileRng frand     // file_service_type=random
-	pctRng  [3]frand  // percentage_random, per direction
-	lfsr    []fioLFSR // random_generator=lfsr, per file
+	repeat  bool          // randrepeat in force: the streams restart each loop
+	use64   bool          // random_generator=tausworthe64
+	offRng  rng.Stream    // offsets
+	bsRng   [3]rng.Stream // block sizes, per size index
+	mixRng  rng.Stream    // read/write mix
+	fileRng rng.Stream    // file_service_type=random
+	pctRng  [3]rng.Stream // percentage_random, per direction
+	lfsr    []rng.LFSR    // random_generator=lfsr, per file
 
 	// The read/write mix: the current direction, the issue count at
 	// which the next draw is due, and the I/Os issued per direction.
@@ -107,7 +111,7 @@ type ioGen struct {
 
 	dists    []distDraw    // random_distribution zipf, pareto, normal per file; nil: uniform
 	zones    [3]*zoneTable // random_distribution zoned, zoned_abs per direction
-	zoneRng  frand         // zoned: picks the zone
+	zoneRng  rng.Stream    // zoned: picks the zone
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
@@ -139,9 +143,9 @@ func (w *worker) initGen() error {
 	}
 	g.grain = minBS(j)
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
-		g.lfsr = make([]fioLFSR, n)
+		g.lfsr = make([]rng.LFSR, n)
 		for i, f := range w.files {
-			l, ok := newFioLFSR(f.size/g.grain, seed)
+			l, ok := rng.NewLFSR(f.size/g.grain, seed)
 			if !ok && f.size >= g.grain {
 				return fmt.Errorf("fio: failed initializing LFSR")
 			}
@@ -200,13 +204,13 @@ func (w *worker) seedStreams() {
 		bsSeeds[2] = bsSeeds[1]
 	}
 	for d := range g.bsRng {
-		g.bsRng[d].seed(bsSeeds[d], g.use64)
-		g.pctRng[d].seed(s[seedSeqRand], false)
+		g.bsRng[d].Seed(bsSeeds[d], g.use64)
+		g.pctRng[d].Seed(s[seedSeqRand], false)
 	}
-	g.mixRng.seed(s[seedMix], false)
-	g.fileRng.seed(s[seedFile], g.use64)
-	g.offRng.seed(s[seedBlock], g.use64)
-	g.zoneRng.seed(s[seedZone], false)
+	g.mixRng.Seed(s[seedMix], false)
+	g.fileRng.Seed(s[seedFile], g.use64)
+	g.offRng.Seed(s[seedBlock], g.use64)
+	g.zoneRng.Seed(s[seedZone], false)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
@@ -301,7 +305,7 @@ func (w *worker) genStartLoop() {
 
 // next fills u with the job's next I/O. It returns false when the loop
 // has nothing left to issue.
-func (w *worker) next(u *IOUnit, now int64) bool {
+func (w *worker) next(u *engine.IOUnit, now int64) bool {
 	if w.stopping || w.err != 0 {
 		return false
 	}
@@ -323,14 +327,14 @@ func (w *worker) next(u *IOUnit, now int64) bool {
 }
 
 // nextIO is next past its stop checks: the workload's next I/O.
-func (w *worker) nextIO(u *IOUnit, now int64) bool {
+func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 	j := w.job
 	g := &w.gen
 	if g.twPending {
 		// The write half of a trimwrite pair: same block, free of size.
 		g.twPending = false
 		f := w.files[g.twFile]
-		w.fillUnit(u, OpWrite, g.twFile, f.fd, g.twOff, uint64(g.twLen))
+		w.fillUnit(u, engine.OpWrite, g.twFile, f.fd, g.twOff, uint64(g.twLen))
 		g.writes++
 		g.lastFile, g.wrOff, g.wrLen = g.twFile, g.twOff, g.twLen
 		return true
@@ -360,7 +364,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		}
 		d := w.direction()
 		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
-			d = g.pace.dueFirst(d, nanotime())
+			d = g.pace.dueFirst(d, clock.Now())
 		}
 		if g.pace.rated && !w.waitDue(d) {
 			return false
@@ -374,7 +378,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 			w.fileDone(fi)
 			continue
 		}
-		op := Op(d)
+		op := engine.Op(d)
 		w.fillUnit(u, op, fi, f.fd, int64(off), bs)
 		w.loopIssued += bs
 		w.totalIssued += bs
@@ -383,7 +387,7 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 		g.mixIssued[d]++
 		g.lastSync = false
 		if g.pace.rated || g.pace.think != 0 {
-			t := nanotime()
+			t := clock.Now()
 			g.pace.issued(d, bs, t)
 			w.thinkAfter(1, true, t)
 		}
@@ -391,10 +395,10 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 			g.fileLeft--
 		}
 		switch op {
-		case OpWrite:
+		case engine.OpWrite:
 			g.writes++
 			g.lastFile, g.wrOff, g.wrLen = fi, int64(off), int(bs)
-		case OpTrim:
+		case engine.OpTrim:
 			if j.RW.Writes() {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
@@ -408,10 +412,10 @@ func (w *worker) nextIO(u *IOUnit, now int64) bool {
 }
 
 // fillUnit sets u up for one I/O and prepares its buffer.
-func (w *worker) fillUnit(u *IOUnit, op Op, fi, fd int, off int64, bs uint64) {
+func (w *worker) fillUnit(u *engine.IOUnit, op engine.Op, fi, fd int, off int64, bs uint64) {
 	u.Op, u.File, u.FD, u.Offset = op, fi, fd, off
 	u.Buf = u.Buf[:bs]
-	if op == OpWrite {
+	if op == engine.OpWrite {
 		w.prepareWrite(u.Buf)
 	}
 }
@@ -429,7 +433,7 @@ func (w *worker) direction() stats.Dir {
 		cur := g.mixDir
 		if g.mixIssued[cur] >= g.mixNext {
 			d := stats.Write
-			if g.mixRng.between(1, 100) <= uint64(j.RWMixRead) {
+			if g.mixRng.Between(1, 100) <= uint64(j.RWMixRead) {
 				d = stats.Read
 			}
 			if d != cur {
@@ -471,7 +475,7 @@ func (w *worker) pickFile() int {
 	}
 	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
 		for tries := 0; tries < 1000*n; tries++ {
-			i := int(g.fileRng.scale(uint64(n)))
+			i := int(g.fileRng.Scale(uint64(n)))
 			if g.fileDist.n > 0 {
 				i = int(g.fileDist.draw() >> 10)
 			}
@@ -519,7 +523,7 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 		}
 	}
 	f := w.files[fi]
-	start := nanotime()
+	start := clock.Now()
 	if w.dbg.On(debuglog.File) {
 		w.dprintf(debuglog.File, "fd open %s", f.path)
 	}
@@ -529,11 +533,11 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 			return false
 		}
 	}
-	done := nanotime()
+	done := clock.Now()
 	g.openNow++
 	g.opened[fi] = true
 	if g.lfsr != nil {
-		g.lfsr[fi].reset() // fio restarts the LFSR on every open
+		g.lfsr[fi].Reset() // fio restarts the LFSR on every open
 	}
 	w.traceFile(fi, "open")
 	if w.info.NoStats && w.clat && w.accounting() {
@@ -631,11 +635,11 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 		return lo
 	}
 	r := &w.gen.bsRng[idx]
-	limit := r.randMax() / 100
+	limit := r.RandMax() / 100
 	for tries := 0; tries < 1<<16; tries++ {
 		var bs uint64
 		if len(picks) > 0 {
-			v := r.next()
+			v := r.Next()
 			var cum uint64
 			for _, p := range picks {
 				bs = p.size
@@ -645,7 +649,7 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 				}
 			}
 		} else {
-			bs = lo + uint64(float64(hi)*(float64(r.next())/r.span()))
+			bs = lo + uint64(float64(hi)*(float64(r.Next())/r.Span()))
 			if !j.BSUnaligned {
 				bs -= bs % lo
 			}
@@ -692,7 +696,7 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		// percentage_random: a draw in [1, 100] per direction; above
 		// the percentage the I/O continues from the direction's last.
-		if j.PercentageRandom[d] < 100 && g.pctRng[d].between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+		if j.PercentageRandom[d] < 100 && g.pctRng[d].Between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
 			seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
 		}
 	}
@@ -858,16 +862,16 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	switch {
 	case g.lfsr != nil:
 		l := &g.lfsr[fi]
-		b, ok := l.next()
+		b, ok := l.Next()
 		if !ok {
 			if !j.TimeBased && g.fileDist.n == 0 {
 				return 0, 0, false
 			}
-			l.reset()
+			l.Reset()
 			if j.TimeBased {
 				w.wrapped(fi)
 			}
-			if b, ok = l.next(); !ok {
+			if b, ok = l.Next(); !ok {
 				return 0, 0, false
 			}
 		}
@@ -877,7 +881,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	case g.dists != nil:
 		blk = g.dists[fi].draw()
 	default:
-		blk = g.offRng.scale(lastb)
+		blk = g.offRng.Scale(lastb)
 		if m != nil {
 			if m.full() {
 				if !j.TimeBased && g.fileDist.n == 0 {
@@ -891,7 +895,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 				if j.TimeBased {
 					w.wrapped(fi)
 				}
-				blk = g.offRng.scale(lastb)
+				blk = g.offRng.Scale(lastb)
 			}
 			// As in fio, the map is looked up at the block's index in
 			// blockalign units and marked at the offset's in units of
@@ -926,7 +930,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 
 // randBelow draws a random offset index in [0, n) from the offset
 // stream.
-func (w *worker) randBelow(n uint64) uint64 { return w.gen.offRng.scale(n) }
+func (w *worker) randBelow(n uint64) uint64 { return w.gen.offRng.Scale(n) }
 
 // syncDue reports whether a sync unit is due: fsync, fdatasync or
 // sync_file_range every N writes. Like fio, the check is made before
@@ -948,18 +952,18 @@ func (w *worker) syncDue() bool {
 }
 
 // fillSync sets u up as the sync that is due.
-func (w *worker) fillSync(u *IOUnit) bool {
+func (w *worker) fillSync(u *engine.IOUnit) bool {
 	j := w.job
 	g := &w.gen
 	g.lastSync = true
 	f := w.files[g.lastFile]
-	op := OpFsync
+	op := engine.OpFsync
 	switch {
 	case j.Fsync > 0 && g.writes%uint64(j.Fsync) == 0:
 	case j.Fdatasync > 0 && g.writes%uint64(j.Fdatasync) == 0:
-		op = OpFdatasync
+		op = engine.OpFdatasync
 	default:
-		op = OpSyncFileRange
+		op = engine.OpSyncFileRange
 	}
 	// The offset is the last write's, as in fio's error line for a
 	// failed sync; the engines sync the whole file whatever it is.
@@ -970,22 +974,22 @@ func (w *worker) fillSync(u *IOUnit) bool {
 
 // syncFileRange performs a sync_file_range unit; the engines never see
 // one.
-func (w *worker) syncFileRange(u *IOUnit) {
+func (w *worker) syncFileRange(u *engine.IOUnit) {
 	u.Result, u.Err = 0, 0
 	if u.FD >= 0 { // engines without files (null) sync nothing
-		u.Err = errno(unix.SyncFileRange(u.FD, 0, 0, w.job.SyncFileRangeFlags))
+		u.Err = errno.Of(unix.SyncFileRange(u.FD, 0, 0, w.job.SyncFileRangeFlags))
 	}
 }
 
 // queue hands u to the engine; sync_file_range units the worker does
 // itself.
-func (w *worker) queue(u *IOUnit) Status {
+func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("queue", u)
 	}
-	if u.Op == OpSyncFileRange {
+	if u.Op == engine.OpSyncFileRange {
 		w.syncFileRange(u)
-		return Completed
+		return engine.Completed
 	}
 	return w.eng.Queue(u)
 }
@@ -997,7 +1001,7 @@ func (w *worker) preRead() error {
 	for _, f := range w.files {
 		fd, err := unix.Open(f.path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return &setupError{errno: errno(err), fn: "open", msg: f.path + ": open failed"}
+			return &setupError{errno: errno.Of(err), fn: "open", msg: f.path + ": open failed"}
 		}
 		for off := f.offset; off < f.offset+f.size; {
 			n, err := unix.Pread(fd, buf[:min(uint64(len(buf)), f.offset+f.size-off)], int64(off))
@@ -1026,7 +1030,7 @@ func (w *worker) think() bool {
 	}
 	ns := w.thinker.ThinkTime()
 	if ns > 0 {
-		sleepNS(ns)
+		clock.Sleep(ns)
 	}
 	return ns > 0
 }

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // ioRec is one unit as an engine received it.
 type ioRec struct {
-	op   Op
+	op   engine.Op
 	file int
 	off  int64
 	len  int
@@ -25,12 +27,12 @@ type recEngine struct {
 	log *[]ioRec
 }
 
-func (e recEngine) Queue(u *IOUnit) Status {
+func (e recEngine) Queue(u *engine.IOUnit) engine.Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	*e.log = append(*e.log, ioRec{u.Op, u.File, u.Offset, len(u.Buf)})
 	u.Result, u.Err = len(u.Buf), 0
-	return Completed
+	return engine.Completed
 }
 
 // recordJob runs a command line's single job on the recording engine
@@ -39,10 +41,11 @@ func recordJob(t *testing.T, args ...string) []ioRec {
 	t.Helper()
 	var log []ioRec
 	var mu sync.Mutex
+	engines := engine.Registered() // the registry itself: null's entry is swapped
 	for i := range engines {
 		if engines[i].Name == "null" {
 			saved := engines[i]
-			engines[i].New = func(EngineConfig) (Engine, error) { return recEngine{&mu, &log}, nil }
+			engines[i].New = func(engine.Config) (engine.Engine, error) { return recEngine{&mu, &log}, nil }
 			engines[i].Sync = true
 			defer func() { engines[i] = saved }()
 		}
@@ -57,7 +60,7 @@ func recordJob(t *testing.T, args ...string) []ioRec {
 }
 
 // offsets lists the offsets of the units of op.
-func offsets(log []ioRec, op Op) []int64 {
+func offsets(log []ioRec, op engine.Op) []int64 {
 	var out []int64
 	for _, r := range log {
 		if r.op == op {
@@ -83,29 +86,29 @@ func equalInts(a, b []int64) bool {
 func TestSequentialOffsets(t *testing.T) {
 	cases := []struct {
 		args []string
-		op   Op
+		op   engine.Op
 		want []int64
 	}{
 		// Plain sequential writes: 0, 4k, ... 60k.
-		{[]string{"rw=write", "size=64k"}, OpWrite, seq(0, 4096, 16)},
+		{[]string{"rw=write", "size=64k"}, engine.OpWrite, seq(0, 4096, 16)},
 		// rw=read:4k skips 4k after each block and wraps at the end until
 		// the size is done (observed with fio 3.33).
-		{[]string{"rw=read:4k", "size=64k"}, OpRead, append(seq(0, 8192, 8), seq(0, 8192, 8)...)},
+		{[]string{"rw=read:4k", "size=64k"}, engine.OpRead, append(seq(0, 8192, 8), seq(0, 8192, 8)...)},
 		// A block that no longer fits before the end ends the pass, and
 		// the job, rather than wrapping (fio's t0007 at a smaller scale:
 		// offsets 0, 6k, ... 48k of a 56k file, then 54k does not fit).
-		{[]string{"rw=read:2k", "size=56k"}, OpRead, seq(0, 6144, 9)},
+		{[]string{"rw=read:2k", "size=56k"}, engine.OpRead, seq(0, 6144, 9)},
 		// So does a block that ends at the end (rw=read:8k, 64k file).
-		{[]string{"rw=read:8k", "size=64k"}, OpRead, seq(0, 12288, 6)},
+		{[]string{"rw=read:8k", "size=64k"}, engine.OpRead, seq(0, 12288, 6)},
 		// loops repeat the shortened pass.
-		{[]string{"rw=read:2k", "size=56k", "loops=2"}, OpRead, append(seq(0, 6144, 9), seq(0, 6144, 9)...)},
+		{[]string{"rw=read:2k", "size=56k", "loops=2"}, engine.OpRead, append(seq(0, 6144, 9), seq(0, 6144, 9)...)},
 		// rw=read:-8k reads backwards: from the first block, wrapping to
 		// the end (backwards-read.fio; fio's offsets).
-		{[]string{"rw=read:-8k", "size=64k"}, OpRead, append([]int64{0}, seq(57344, -4096, 15)...)},
+		{[]string{"rw=read:-8k", "size=64k"}, engine.OpRead, append([]int64{0}, seq(57344, -4096, 15)...)},
 		// offset= starts the region there; size= is its length.
-		{[]string{"rw=read", "size=16k", "offset=16k"}, OpRead, seq(16384, 4096, 4)},
+		{[]string{"rw=read", "size=16k", "offset=16k"}, engine.OpRead, seq(16384, 4096, 4)},
 		// percentage_random=0 turns a random pattern sequential.
-		{[]string{"rw=randread", "size=32k", "percentage_random=0"}, OpRead, seq(0, 4096, 8)},
+		{[]string{"rw=randread", "size=32k", "percentage_random=0"}, engine.OpRead, seq(0, 4096, 8)},
 	}
 	for _, c := range cases {
 		got := offsets(recordJob(t, c.args...), c.op)
@@ -117,7 +120,7 @@ func TestSequentialOffsets(t *testing.T) {
 
 // coverage checks that the units of op cover [0, size) exactly once and
 // returns how many units there were.
-func coverage(t *testing.T, what string, log []ioRec, op Op, size int64) int {
+func coverage(t *testing.T, what string, log []ioRec, op engine.Op, size int64) int {
 	t.Helper()
 	const grain = 512
 	seen := make([]int, size/grain)
@@ -153,9 +156,9 @@ func TestRandomCoverage(t *testing.T) {
 	}
 	for _, c := range cases {
 		log := recordJob(t, c...)
-		op := OpRead
+		op := engine.OpRead
 		if strings.Contains(c[0], "write") {
-			op = OpWrite
+			op = engine.OpWrite
 		}
 		nfiles := 1
 		if strings.Contains(strings.Join(c, " "), "nrfiles=3") {
@@ -179,7 +182,7 @@ func TestRandomCoverage(t *testing.T) {
 // rw=randread:N issues N I/Os per random offset: following it, or at the
 // same offset with rw_sequencer=identical.
 func TestRandomSequencer(t *testing.T) {
-	log := offsets(recordJob(t, "rw=randread:4", "rw_sequencer=identical", "size=64k"), OpRead)
+	log := offsets(recordJob(t, "rw=randread:4", "rw_sequencer=identical", "size=64k"), engine.OpRead)
 	if len(log) != 16 {
 		t.Fatalf("identical: %d units; want 16", len(log))
 	}
@@ -189,7 +192,7 @@ func TestRandomSequencer(t *testing.T) {
 			break
 		}
 	}
-	log = offsets(recordJob(t, "rw=randread:4", "size=64k"), OpRead)
+	log = offsets(recordJob(t, "rw=randread:4", "size=64k"), engine.OpRead)
 	if log[1] != log[0]+4096 || log[2] != log[1]+4096 {
 		t.Errorf("sequential: offsets %v; want runs of 4 consecutive blocks", log[:4])
 	}
@@ -236,7 +239,7 @@ func TestTrimWritePairs(t *testing.T) {
 			t.Fatalf("%s: %d units; want 32", rw, len(log))
 		}
 		for i := 0; i < len(log); i += 2 {
-			if log[i].op != OpTrim || log[i+1].op != OpWrite || log[i].off != log[i+1].off {
+			if log[i].op != engine.OpTrim || log[i+1].op != engine.OpWrite || log[i].off != log[i+1].off {
 				t.Fatalf("%s: units %v %v; want a trim then a write of the same block", rw, log[i], log[i+1])
 			}
 		}
@@ -248,18 +251,18 @@ func TestTrimWritePairs(t *testing.T) {
 func TestSyncEveryN(t *testing.T) {
 	for _, c := range []struct {
 		opt string
-		op  Op
-	}{{"fsync=4", OpFsync}, {"fdatasync=4", OpFdatasync}, {"sync_file_range=write:4", OpSyncFileRange}} {
+		op  engine.Op
+	}{{"fsync=4", engine.OpFsync}, {"fdatasync=4", engine.OpFdatasync}, {"sync_file_range=write:4", engine.OpSyncFileRange}} {
 		log := recordJob(t, "rw=write", "size=64k", c.opt)
 		var pattern strings.Builder
 		for _, r := range log {
-			if r.op == OpWrite {
+			if r.op == engine.OpWrite {
 				pattern.WriteByte('w')
 			} else if r.op == c.op {
 				pattern.WriteByte('s')
 			}
 		}
-		if want := "wwwwswwwwswwwwswwww"; c.op != OpSyncFileRange && pattern.String() != want {
+		if want := "wwwwswwwwswwwwswwww"; c.op != engine.OpSyncFileRange && pattern.String() != want {
 			t.Errorf("%s: units %s; want %s", c.opt, pattern.String(), want)
 		}
 	}
@@ -321,7 +324,7 @@ func TestNextAllocs(t *testing.T) {
 	} {
 		p := planOf(t, append([]string{"name=a", "ioengine=null"}, args...)...)
 		j := p.Jobs[0]
-		info, _ := LookupEngine("null")
+		info, _ := engine.Lookup("null")
 		files, err := planFiles(j)
 		if err != nil {
 			t.Fatal(err)

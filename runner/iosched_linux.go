@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,13 +51,13 @@ func switchIOScheduler(sysRoot, name string, paths []string, errs io.Writer) (un
 		done[file] = true
 		fd, err := unix.Open(file, unix.O_RDWR|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return errno(err), "fopen iosched"
+			return errno.Of(err), "fopen iosched"
 		}
 		_, err = unix.Write(fd, []byte(name))
 		if err != nil {
 			unix.Close(fd)
 			fmt.Fprintf(errs, "fio: unable to set io scheduler to %s\n", name)
-			return errno(err), "iosched_switch"
+			return errno.Of(err), "iosched_switch"
 		}
 		var buf [4096]byte
 		n, _ := unix.Pread(fd, buf[:], 0)

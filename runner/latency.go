@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // latTarget is the state of the queue depth search.
@@ -67,7 +68,7 @@ func (w *worker) depthFull() bool {
 
 // latTargetCompleted counts one accounted completion with total latency
 // lat (ns) at now, and judges the window when it is over.
-func (w *worker) latTargetCompleted(u *IOUnit, lat, now int64) {
+func (w *worker) latTargetCompleted(u *engine.IOUnit, lat, now int64) {
 	t := w.lim.lt
 	if t.winStart == 0 {
 		t.winStart = now

@@ -29,6 +29,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -75,7 +76,7 @@ func newLimits(j *jobspec.Job) *limits {
 
 // limitsCompleted checks one accounted completion of direction d with total
 // latency lat (ns), done at now.
-func (w *worker) limitsCompleted(u *IOUnit, d stats.Dir, lat, now int64) {
+func (w *worker) limitsCompleted(u *engine.IOUnit, d stats.Dir, lat, now int64) {
 	l := w.lim
 	if d < 3 {
 		l.bytes[d] += uint64(u.Result)
@@ -93,7 +94,7 @@ func (w *worker) limitsCompleted(u *IOUnit, d stats.Dir, lat, now int64) {
 }
 
 // latencyExceeded ends the job for an I/O whose latency lat is over max.
-func (w *worker) latencyExceeded(u *IOUnit, lat, max int64) {
+func (w *worker) latencyExceeded(u *engine.IOUnit, lat, max int64) {
 	if w.err != 0 {
 		return
 	}

@@ -6,7 +6,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // TestLatTargetSearch checks the depth search against the depths fio
@@ -98,7 +100,7 @@ func TestCheckMinRate(t *testing.T) {
 		}
 		failed := -1
 		for i, e := range tt.events {
-			u := &IOUnit{Op: OpRead, Result: int(e[1]), Buf: make([]byte, e[1])}
+			u := &engine.IOUnit{Op: engine.OpRead, Result: int(e[1]), Buf: make([]byte, e[1])}
 			w.limitsCompleted(u, 0, 0, 1+e[0]*ms)
 			if w.err != 0 && failed < 0 {
 				failed = i
@@ -154,7 +156,7 @@ func TestLimitJobs(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		start := nanotime()
+		start := clock.Now()
 		oc, errs := runJobs(t, t.TempDir(), append([]string{"name=a"}, tt.args...)...)
 		j := oc.Result.Jobs[0]
 		if j.Error != tt.err {
@@ -170,7 +172,7 @@ func TestLimitJobs(t *testing.T) {
 			t.Errorf("%s: depth %d; want %d", tt.name, j.Depth, tt.depth)
 		}
 		if tt.name == "latency target" {
-			if el := nanotime() - start; el > 5e9 {
+			if el := clock.Now() - start; el > 5e9 {
 				t.Errorf("%s: ran %d ms; want it to end after converging", tt.name, el/1e6)
 			}
 			if rt := j.Stats.Dir[0].RuntimeUS; rt > 1e6 {
@@ -192,7 +194,7 @@ func TestLatTargetRun(t *testing.T) {
 	j := &jobspec.Job{Name: "a", IODepth: 32, Limits: jobspec.Limits{LatencyTarget: 10, LatencyWindow: 1000, LatencyPercentile: 50, LatencyRun: true}}
 	w := &worker{job: j, epoch: 1}
 	w.lim = newLimits(j)
-	u := &IOUnit{Op: OpRead}
+	u := &engine.IOUnit{Op: engine.OpRead}
 	w.latTargetCompleted(u, 0, 1) // opens the first window
 	windows := "ggggbbbg" + "gg" + "b" + "g" + "gg" + "g" + "gg"
 	want := []int{2, 4, 8, 16, 12, 10, 9, 9, 9, 10, 9, 9, 9, 10, 10, 10, 11}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // lockfile serializes the I/O of jobs sharing a file. fio takes the lock
@@ -42,12 +43,12 @@ func newFileLocker(mode jobspec.LockMode, files []*jobFile) *fileLocker {
 
 // shared reports whether an I/O of op may share the lock (readwrite
 // reads).
-func (l *fileLocker) shared(op Op) bool {
-	return l.mode == jobspec.LockReadWrite && op == OpRead
+func (l *fileLocker) shared(op engine.Op) bool {
+	return l.mode == jobspec.LockReadWrite && op == engine.OpRead
 }
 
 // lock takes u's file lock before u is issued.
-func (l *fileLocker) lock(u *IOUnit) {
+func (l *fileLocker) lock(u *engine.IOUnit) {
 	if l.shared(u.Op) {
 		l.locks[u.File].RLock()
 	} else {
@@ -56,7 +57,7 @@ func (l *fileLocker) lock(u *IOUnit) {
 }
 
 // unlock drops u's file lock once u is done.
-func (l *fileLocker) unlock(u *IOUnit) {
+func (l *fileLocker) unlock(u *engine.IOUnit) {
 	if l.shared(u.Op) {
 		l.locks[u.File].RUnlock()
 	} else {

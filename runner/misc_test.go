@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // /dev/full fails every write with ENOSPC: the end fill_device waits for
@@ -60,16 +61,16 @@ func TestNonFatal(t *testing.T) {
 	job := &jobspec.Job{}
 	job.Misc.IgnoreError = [3][]int{{int(unix.EAGAIN)}, {int(unix.ENOSPC), 122}, {84}}
 	tests := []struct {
-		op   Op
+		op   engine.Op
 		e    unix.Errno
 		want bool
 	}{
-		{OpRead, unix.EAGAIN, true},
-		{OpRead, unix.EIO, false}, // the list replaces the default
-		{OpWrite, unix.ENOSPC, true},
-		{OpWrite, unix.EDQUOT, true},
-		{OpWrite, unix.EAGAIN, false},
-		{OpTrim, unix.ENOSPC, true}, // trims take the write list
+		{engine.OpRead, unix.EAGAIN, true},
+		{engine.OpRead, unix.EIO, false}, // the list replaces the default
+		{engine.OpWrite, unix.ENOSPC, true},
+		{engine.OpWrite, unix.EDQUOT, true},
+		{engine.OpWrite, unix.EAGAIN, false},
+		{engine.OpTrim, unix.ENOSPC, true}, // trims take the write list
 	}
 	for _, tt := range tests {
 		l, listed := ignoreList(job, tt.op)
@@ -172,18 +173,18 @@ func TestFileLocker(t *testing.T) {
 	files := []*jobFile{{path: filepath.Join(t.TempDir(), "shared")}}
 	tests := []struct {
 		mode   jobspec.LockMode
-		first  Op
-		second Op
+		first  engine.Op
+		second engine.Op
 		shares bool // the second I/O proceeds while the first holds the lock
 	}{
-		{jobspec.LockReadWrite, OpRead, OpRead, true},
-		{jobspec.LockReadWrite, OpRead, OpWrite, false},
-		{jobspec.LockReadWrite, OpWrite, OpRead, false},
-		{jobspec.LockExclusive, OpRead, OpRead, false},
+		{jobspec.LockReadWrite, engine.OpRead, engine.OpRead, true},
+		{jobspec.LockReadWrite, engine.OpRead, engine.OpWrite, false},
+		{jobspec.LockReadWrite, engine.OpWrite, engine.OpRead, false},
+		{jobspec.LockExclusive, engine.OpRead, engine.OpRead, false},
 	}
 	for _, tt := range tests {
 		a, b := newFileLocker(tt.mode, files), newFileLocker(tt.mode, files)
-		ua, ub := &IOUnit{Op: tt.first}, &IOUnit{Op: tt.second}
+		ua, ub := &engine.IOUnit{Op: tt.first}, &engine.IOUnit{Op: tt.second}
 		a.lock(ua)
 		var wg sync.WaitGroup
 		got := make(chan bool, 1)
@@ -221,11 +222,11 @@ func TestFileLocker(t *testing.T) {
 }
 
 func TestOverlaps(t *testing.T) {
-	units := []*IOUnit{
-		{Index: 0, Op: OpWrite, File: 0, Offset: 0, Buf: make([]byte, 4096)},
-		{Index: 1, Op: OpWrite, File: 0, Offset: 8192, Buf: make([]byte, 4096)},
-		{Index: 2, Op: OpWrite, File: 1, Offset: 0, Buf: make([]byte, 4096)},
-		{Index: 3, Op: OpWrite, Buf: make([]byte, 4096)}, // the candidate
+	units := []*engine.IOUnit{
+		{Index: 0, Op: engine.OpWrite, File: 0, Offset: 0, Buf: make([]byte, 4096)},
+		{Index: 1, Op: engine.OpWrite, File: 0, Offset: 8192, Buf: make([]byte, 4096)},
+		{Index: 2, Op: engine.OpWrite, File: 1, Offset: 0, Buf: make([]byte, 4096)},
+		{Index: 3, Op: engine.OpWrite, Buf: make([]byte, 4096)}, // the candidate
 	}
 	w := &worker{units: units, overlap: newOverlapState(true, len(units))}
 	tests := []struct {

@@ -1,5 +1,7 @@
 package runner
 
+import "github.com/gofio/gofio/runner/engine"
+
 // serialize_overlap keeps I/Os whose ranges overlap from being in flight
 // together: a unit that overlaps one queued or in flight is held back, as
 // an engine's Busy answer is, until completions have been reaped, and
@@ -22,7 +24,7 @@ func newOverlapState(on bool, units int) *overlapState {
 
 // overlaps reports whether u's range overlaps that of a unit of w queued
 // or in flight.
-func (w *worker) overlaps(u *IOUnit) bool {
+func (w *worker) overlaps(u *engine.IOUnit) bool {
 	s := w.overlap
 	clear(s.free)
 	for _, f := range w.free {

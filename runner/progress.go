@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
@@ -112,13 +113,13 @@ func (p *Progress) Elapsed() time.Duration {
 	if g == 0 {
 		return 0
 	}
-	return time.Duration(nanotime() - g)
+	return time.Duration(clock.Now() - g)
 }
 
 // Snapshot fills st, one entry per job in plan order, and returns the time
 // since the jobs were started. st must have one entry per job.
 func (p *Progress) Snapshot(st []JobStatus) time.Duration {
-	now := nanotime()
+	now := clock.Now()
 	for i := range p.jobs {
 		jp := &p.jobs[i]
 		s := &st[i]
@@ -150,7 +151,7 @@ func (p *Progress) begin(plan *jobspec.Plan, tasks []*task, disks *DiskTracker) 
 	p.mu.Lock()
 	p.live = live
 	p.mu.Unlock()
-	p.genesis.Store(nanotime())
+	p.genesis.Store(clock.Now())
 	close(p.started)
 }
 

@@ -16,7 +16,9 @@ package runner
 import (
 	"math"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
 )
@@ -29,7 +31,7 @@ type pacer struct {
 	perIO   [3]float64 // ns per I/O (rate_iops)
 	due     [3]int64   // when the next I/O may start; 0 before the first
 	poisson bool
-	rng     taus88
+	rng     rng.Taus88
 
 	think      int64 // thinktime, ns; 0: none
 	spin       int64
@@ -61,7 +63,7 @@ func (p *pacer) init(j *jobspec.Job, seed uint64) {
 		}
 	}
 	p.poisson = j.RatePoisson
-	p.rng.seed(seed ^ 0x4e1)
+	p.rng.Seed(seed ^ 0x4e1)
 	p.think = int64(j.ThinkTime) * 1000
 	p.iotime = int64(j.ThinkTimeIOTime) * 1000
 	p.spin = min(int64(j.ThinkTimeSpin)*1000, p.think)
@@ -84,7 +86,7 @@ func (p *pacer) issued(d stats.Dir, n uint64, now int64) {
 		return
 	}
 	if p.poisson {
-		gap *= -math.Log((float64(p.rng.next()) + 1) / (1 << 32)) // a draw in (0, 1]
+		gap *= -math.Log((float64(p.rng.Next()) + 1) / (1 << 32)) // a draw in (0, 1]
 		if p.dbg.On(debuglog.Rate) {
 			// fio's line gives the rate this gap stands for.
 			debuglog.Printf(debuglog.Rate, p.tid, "poisson rate iops=%d, ddir=%d", int64(1e9/gap), int(d))
@@ -176,11 +178,11 @@ func (w *worker) pause(t int64, chained bool) bool {
 		if w.deadline != 0 {
 			end = min(end, w.deadline)
 		}
-		now := nanotime()
+		now := clock.Now()
 		next = now + pauseLink(end-now, true)
 	}
 	for {
-		now := nanotime()
+		now := clock.Now()
 		if now >= t && !chained {
 			return true
 		}
@@ -205,7 +207,7 @@ func (w *worker) pause(t int64, chained bool) bool {
 		if w.deadline != 0 {
 			wait = min(wait, max(w.deadline-now, 1))
 		}
-		sleepNS(wait)
+		clock.Sleep(wait)
 	}
 }
 
@@ -234,11 +236,11 @@ func (w *worker) thinkAfter(n int, issueSide bool, now int64) {
 		return
 	}
 	p.count = 0
-	start := nanotime()
-	for end := start + p.spin; nanotime() < end; {
+	start := clock.Now()
+	for end := start + p.spin; clock.Now() < end; {
 	}
 	w.pacePause(start + p.think)
-	end := nanotime()
+	end := clock.Now()
 	p.lastThink = end
 	if p.ignoreRate {
 		for d := range p.due {

@@ -13,10 +13,13 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/runner/trace"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -57,7 +60,7 @@ type Outcome struct {
 // task is one job with what the runner prepared for it.
 type task struct {
 	job   *jobspec.Job
-	info  EngineInfo
+	info  engine.Info
 	files []*jobFile
 	// trace is the trace a read_iolog job replays, read while planning
 	// (planJobFiles) and handed to its worker; nil for other jobs.
@@ -86,7 +89,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 	tasks := make([]*task, len(plan.Jobs))
 	for i, j := range plan.Jobs {
-		info, err := LookupEngine(j.IOEngine)
+		info, err := engine.Lookup(j.IOEngine)
 		if err != nil {
 			return nil, fmt.Errorf("%w\nfio: failed to load engine", err)
 		}
@@ -199,11 +202,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files, t.trace)
-			var qe *queueInitError
+			var qe *engine.QueueInitError
 			if errors.As(err, &qe) {
-				t.err, t.errFn = qe.errno, "io_queue_init"
+				t.err, t.errFn = qe.Errno(), "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
-				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.errno), errText(qe.errno))
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.Errno()), errno.Text(qe.Errno()))
 				continue
 			}
 			if err != nil {
@@ -286,7 +289,7 @@ func startTicker() (t *stats.Ticker, done func()) {
 	}
 	go func() {
 		defer close(finished)
-		t.Run(nanotime, sleep)
+		t.Run(clock.Now, sleep)
 	}()
 	return t, func() {
 		close(stop)
@@ -464,7 +467,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed 
 			cur.Depth = max(cur.Depth, depth)
 			cur.TotalErrors += ioerr.total
 			if cur.FirstError == 0 && ioerr.first != 0 {
-				cur.FirstError, cur.FirstErrorText = int(ioerr.first), errText(ioerr.first)
+				cur.FirstError, cur.FirstErrorText = int(ioerr.first), errno.Text(ioerr.first)
 			}
 			// fio keeps the first member's units and says so once per
 			// group and setting, at most one notice per member, kb_base
@@ -537,7 +540,7 @@ func errorText(t *task) string {
 	if t.err == 0 {
 		return ""
 	}
-	return fmt.Sprintf("file:runner, func=%s, error=%s", t.errFn, errText(t.err))
+	return fmt.Sprintf("file:runner, func=%s, error=%s", t.errFn, errno.Text(t.err))
 }
 
 func rawToOutput(in []jobspec.RawOption) []output.Option {

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -23,7 +24,7 @@ func setAffinity(j *jobspec.Job, number int, errs io.Writer) (unix.Errno, string
 	}
 	// pid 0 is the calling thread.
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		return errno(err), "cpu_set_affinity"
+		return errno.Of(err), "cpu_set_affinity"
 	}
 	return 0, ""
 }
@@ -52,10 +53,10 @@ func addNice(inc int) unix.Errno {
 	// The system call returns 20 - nice.
 	raw, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
 	if err != nil {
-		return errno(err)
+		return errno.Of(err)
 	}
 	if err := unix.Setpriority(unix.PRIO_PROCESS, 0, 20-raw+inc); err != nil {
-		if e := errno(err); e != unix.EACCES {
+		if e := errno.Of(err); e != unix.EACCES {
 			return e
 		}
 		return unix.EPERM

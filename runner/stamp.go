@@ -1,5 +1,7 @@
 package runner
 
+import "github.com/gofio/gofio/internal/clock"
+
 // The I/O loop's clock. A job that measures a latency reads the clock
 // once per submission and once per completion (stats-algorithms.md §0.1:
 // start and issue of a unit completed in the engine's call are one read,
@@ -32,13 +34,13 @@ type loopClock struct {
 func (w *worker) stamp() int64 {
 	c := &w.clk
 	if !c.coarse {
-		return nanotime()
+		return clock.Now()
 	}
 	if c.left > 0 {
 		c.left--
 		return c.last
 	}
-	now := nanotime()
+	now := clock.Now()
 	switch gap := now - c.last; {
 	case gap < coarseMinGap && c.every < coarseMaxEvery:
 		c.every *= 2

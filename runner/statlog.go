@@ -7,6 +7,7 @@ package runner
 import (
 	"io"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/stats"
@@ -16,7 +17,7 @@ import (
 // to the windowed bw and iops logs, and makes the job's logs.
 func (w *worker) newSampler() *stats.Sampler {
 	j := w.job
-	w.logs = statlog.New(j, ioprio(j), nanotime())
+	w.logs = statlog.New(j, ioprio(j), clock.Now())
 	bw, iops := statlog.Intervals(j)
 	s := stats.NewSampler(bw, iops)
 	if l := w.logs; l != nil {

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
@@ -127,7 +128,7 @@ func (m *steadyMon) loop() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		now := nanotime()
+		now := clock.Now()
 		wake := now + int64(ssPoll)
 		m.mu.Lock()
 		for _, u := range m.units {
@@ -139,7 +140,7 @@ func (m *steadyMon) loop() {
 			}
 		}
 		m.mu.Unlock()
-		timer.Reset(time.Duration(max(wake-nanotime(), 0)))
+		timer.Reset(time.Duration(max(wake-clock.Now(), 0)))
 		select {
 		case <-m.stop:
 			return

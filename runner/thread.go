@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -158,7 +160,7 @@ func (w *worker) threadFailed(e unix.Errno, fn string) bool {
 // nothingDone ends the job before its I/O without an error: fio reports
 // it, with nothing done.
 func (w *worker) nothingDone() bool {
-	w.epoch = nanotime()
+	w.epoch = clock.Now()
 	return false
 }
 
@@ -167,11 +169,11 @@ func (w *worker) nothingDone() bool {
 func lockMem(size uint64) ([]byte, error) {
 	b, err := unix.Mmap(-1, 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
-		return nil, fmt.Errorf("mmap: %s", errText(errno(err)))
+		return nil, fmt.Errorf("mmap: %s", errno.Text(errno.Of(err)))
 	}
 	if err := unix.Mlock(b); err != nil {
 		unix.Munmap(b)
-		return nil, fmt.Errorf("mlock: %s", errText(errno(err)))
+		return nil, fmt.Errorf("mlock: %s", errno.Text(errno.Of(err)))
 	}
 	return b, nil
 }

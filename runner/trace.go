@@ -13,7 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/trace"
 )
 
@@ -105,12 +107,12 @@ func newTracer(w *worker, replay *trace.Log) (*tracer, error) {
 
 // traceNext is next for a job with a trace: the replayed or generated
 // I/O, logged when the job writes a trace.
-func (w *worker) traceNext(u *IOUnit, now int64) bool {
+func (w *worker) traceNext(u *engine.IOUnit, now int64) bool {
 	t := w.trace
 	if t.out != nil && !t.added {
 		t.added = true
 		for _, f := range w.files {
-			t.out.FileAction(f.path, "add", nanotime()-w.epoch)
+			t.out.FileAction(f.path, "add", clock.Now()-w.epoch)
 		}
 	}
 	var ok bool
@@ -123,7 +125,7 @@ func (w *worker) traceNext(u *IOUnit, now int64) bool {
 		ok = w.nextIO(u, now)
 	}
 	if ok && t.out != nil {
-		t.io(w.files[u.File].path, u, nanotime()-w.epoch)
+		t.io(w.files[u.File].path, u, clock.Now()-w.epoch)
 	}
 	return ok
 }
@@ -135,9 +137,9 @@ func (w *worker) traceFile(fi int, action string) {
 	if t == nil || t.out == nil {
 		return
 	}
-	ns := nanotime() - w.epoch
+	ns := clock.Now() - w.epoch
 	if action == "sync" {
-		t.io(w.files[fi].path, &IOUnit{Op: OpFsync}, ns)
+		t.io(w.files[fi].path, &engine.IOUnit{Op: engine.OpFsync}, ns)
 		return
 	}
 	t.out.FileAction(w.files[fi].path, action, ns)
@@ -145,12 +147,12 @@ func (w *worker) traceFile(fi int, action string) {
 
 // traceOpNames are the actions fio logs for each operation.
 var traceOpNames = [...]string{
-	OpRead: "read", OpWrite: "write", OpTrim: "trim", OpFsync: "sync",
-	OpFdatasync: "datasync", OpSyncFileRange: "sync_file_range",
+	engine.OpRead: "read", engine.OpWrite: "write", engine.OpTrim: "trim", engine.OpFsync: "sync",
+	engine.OpFdatasync: "datasync", engine.OpSyncFileRange: "sync_file_range",
 }
 
 // io logs the I/O in u on the named file at ns since the start.
-func (t *tracer) io(name string, u *IOUnit, ns int64) {
+func (t *tracer) io(name string, u *engine.IOUnit, ns int64) {
 	if !u.Op.IsData() {
 		t.out.Sync(name, traceOpNames[u.Op], ns)
 		return
@@ -171,10 +173,10 @@ func (t *tracer) close() {
 
 // replayNext fills u with the trace's next I/O, doing its file actions
 // and waiting for its time. It returns false at the trace's end.
-func (w *worker) replayNext(u *IOUnit) bool {
+func (w *worker) replayNext(u *engine.IOUnit) bool {
 	r := w.trace.replay
 	if !r.Started() {
-		r.Start(nanotime(), int64(w.job.StartDelay)*1000)
+		r.Start(clock.Now(), int64(w.job.StartDelay)*1000)
 	}
 	for {
 		a, ok := r.Next(len(w.files))
@@ -206,14 +208,14 @@ func (w *worker) replayNext(u *IOUnit) bool {
 		f := w.files[a.File]
 		switch a.Kind {
 		case trace.Sync, trace.Datasync:
-			op := OpFsync
+			op := engine.OpFsync
 			if a.Kind == trace.Datasync {
-				op = OpFdatasync
+				op = engine.OpFdatasync
 			}
 			u.Op, u.File, u.FD, u.Offset = op, a.File, f.fd, r.LastOffset()
 			u.Buf = u.Buf[:0]
 		default:
-			w.fillUnit(u, Op(a.Kind), a.File, f.fd, r.Offset(a), a.Len)
+			w.fillUnit(u, engine.Op(a.Kind), a.File, f.fd, r.Offset(a), a.Len)
 			w.ios++
 			w.loopIssued += a.Len
 			w.totalIssued += a.Len

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/trace"
 )
 
@@ -20,13 +21,13 @@ func TestTracerIO(t *testing.T) {
 	}
 	tr := &tracer{out: out}
 	buf := make([]byte, 8192)
-	tr.io("/d/f", &IOUnit{Op: OpWrite, Offset: 4096, Buf: buf[:4096]}, 94_000)    // a write
-	tr.io("/d/f", &IOUnit{Op: OpFdatasync, Offset: 0, Buf: buf[:0]}, 235_000)     // the last I/O's offset
-	tr.io("/d/f", &IOUnit{Op: OpSyncFileRange, Offset: 0, Buf: buf[:0]}, 240_000) // named as fio does
-	tr.io("/d/f", &IOUnit{Op: OpTrim, Offset: 8192, Buf: buf[:8192]}, 1_000_000)
-	tr.io("/d/f", &IOUnit{Op: OpFsync, Offset: 0, Buf: buf[:0]}, 1_100_000)
-	tr.io("/d/f", &IOUnit{Op: OpRead, Offset: 512, Buf: buf[:512]}, 1_200_000)
-	u := &IOUnit{Op: OpRead, Buf: buf[:512]}
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpWrite, Offset: 4096, Buf: buf[:4096]}, 94_000)    // a write
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpFdatasync, Offset: 0, Buf: buf[:0]}, 235_000)     // the last I/O's offset
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpSyncFileRange, Offset: 0, Buf: buf[:0]}, 240_000) // named as fio does
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpTrim, Offset: 8192, Buf: buf[:8192]}, 1_000_000)
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpFsync, Offset: 0, Buf: buf[:0]}, 1_100_000)
+	tr.io("/d/f", &engine.IOUnit{Op: engine.OpRead, Offset: 512, Buf: buf[:512]}, 1_200_000)
+	u := &engine.IOUnit{Op: engine.OpRead, Buf: buf[:512]}
 	if a := testing.AllocsPerRun(100, func() { tr.io("/d/f", u, 2_000_000) }); a != 0 {
 		t.Errorf("io: %v allocations per line, want 0", a)
 	}
@@ -53,7 +54,7 @@ func TestReplayTravelsWithTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := jobOf(t, "name=j", "ioengine=null", "bs=4k", "read_iolog="+log)
-	info, err := LookupEngine(j.IOEngine)
+	info, err := engine.Lookup(j.IOEngine)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -90,9 +93,9 @@ type verifier struct {
 
 	numberio uint16
 	thread   uint16
-	seeds    frand     // the verify stream: a seed per block written
-	stored   [128]byte // scratch: the checksum the header holds
-	calc     [128]byte // scratch: the checksum computed
+	seeds    rng.Stream // the verify stream: a seed per block written
+	stored   [128]byte  // scratch: the checksum the header holds
+	calc     [128]byte  // scratch: the checksum computed
 }
 
 // vblock is a block written, to be read back.
@@ -157,7 +160,7 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 
 // stampVerify prepares the write u: fills it with verify_pattern, writes the
 // header and checksum of each chunk, and records the block to read back.
-func (w *worker) stampVerify(u *IOUnit) {
+func (w *worker) stampVerify(u *engine.IOUnit) {
 	v := w.vfy
 	if v.record {
 		v.list = append(v.list, vblock{off: u.Offset, len: uint32(len(u.Buf)), file: int32(u.File)})
@@ -175,10 +178,10 @@ func (w *worker) stampVerify(u *IOUnit) {
 	if v.pattern == nil {
 		// As in fio 3.33: the block's data comes from a seed drawn from
 		// the verify stream, which the header keeps.
-		seed = v.seeds.nextSeed()
+		seed = v.seeds.NextSeed()
 		fioFillRandom(u.Buf, seed)
 	}
-	t := uint64(max(nanotime()-w.epoch, 0))
+	t := uint64(max(clock.Now()-w.epoch, 0))
 	iv := v.chunk(len(u.Buf))
 	for off := 0; off+v.minChunk() <= len(u.Buf); off += iv {
 		c := u.Buf[off:min(off+iv, len(u.Buf))]
@@ -244,7 +247,7 @@ func (v *verifier) backlogDue() bool {
 // nextVerified is next for a job that verifies: a block to read back
 // (verify phase, verify_backlog), or the workload's next I/O, a write
 // then carrying its verify header.
-func (w *worker) nextVerified(u *IOUnit, now int64) bool {
+func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 	v := w.vfy
 	if v.reading || (v.backlog > 0 && v.backlogDue()) {
 		return w.nextVerify(u)
@@ -252,7 +255,7 @@ func (w *worker) nextVerified(u *IOUnit, now int64) bool {
 	if !w.nextIO(u, now) {
 		return false
 	}
-	if u.Op == OpWrite {
+	if u.Op == engine.OpWrite {
 		w.stampVerify(u)
 	}
 	return true
@@ -260,7 +263,7 @@ func (w *worker) nextVerified(u *IOUnit, now int64) bool {
 
 // nextVerify fills u with the next block to read back; false when all
 // have been.
-func (w *worker) nextVerify(u *IOUnit) bool {
+func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	v := w.vfy
 	if v.pos >= len(v.list) {
 		return false
@@ -271,14 +274,14 @@ func (w *worker) nextVerify(u *IOUnit) bool {
 	if !w.openFile(fi, stats.Read) {
 		return false
 	}
-	u.Op, u.File, u.FD, u.Offset = OpRead, fi, w.files[fi].fd, b.off
+	u.Op, u.File, u.FD, u.Offset = engine.OpRead, fi, w.files[fi].fd, b.off
 	u.Buf = u.Buf[:b.len]
 	return true
 }
 
 // verifyRead checks the read u when it is one the job verifies, and
 // reports and handles a bad block.
-func (w *worker) verifyRead(u *IOUnit) {
+func (w *worker) verifyRead(u *engine.IOUnit) {
 	v := w.vfy
 	if (!v.reading && !v.readJob) || w.info.NoFiles {
 		return // not a checked read, or an engine without data (null)
@@ -323,7 +326,7 @@ func (w *worker) verifyRead(u *IOUnit) {
 // checked with the job's verify type, whatever the header names; the
 // header's type is only reported when the check fails. Only a bad block
 // allocates.
-func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
+func (v *verifier) check(u *engine.IOUnit, path string) (msg string, bad bool) {
 	buf := u.Buf[:u.Result]
 	if v.pattern != nil && !v.header {
 		return v.checkPattern(u, buf, path)
@@ -432,7 +435,7 @@ func (v *verifier) patternAt(off int64) []byte {
 }
 
 // checkPattern verifies a block of verify=pattern.
-func (v *verifier) checkPattern(u *IOUnit, buf []byte, path string) (string, bool) {
+func (v *verifier) checkPattern(u *engine.IOUnit, buf []byte, path string) (string, bool) {
 	// fio 3.33 reports the block as if it had a header: the length it
 	// prints is the pattern's bytes 4-7.
 	n := uint32(len(buf))
@@ -446,7 +449,7 @@ func (v *verifier) checkPattern(u *IOUnit, buf []byte, path string) (string, boo
 // into u, against the block's verify_pattern repeated from the block's
 // start; at and n are the offset and length fio's report names. The
 // offset of a bad byte is reported from the start of data.
-func (v *verifier) checkPatternAt(data []byte, from int, u *IOUnit, path string, at int64, n uint32) (string, bool) {
+func (v *verifier) checkPatternAt(data []byte, from int, u *engine.IOUnit, path string, at int64, n uint32) (string, bool) {
 	p := v.patternAt(u.Offset)
 	for i := range data {
 		want := p[(from+i)%len(p)]
@@ -475,7 +478,7 @@ func popcount8(b byte) int {
 func (w *worker) skipWrites() {
 	u := w.units[0]
 	for w.next(u, w.stamp()) {
-		if u.Op == OpWrite {
+		if u.Op == engine.OpWrite {
 			w.countIssued(u)
 		}
 	}
@@ -488,14 +491,14 @@ func (w *worker) skipWrites() {
 func (w *worker) verifyLoop(stop <-chan struct{}) {
 	v := w.vfy
 	j := w.job
-	us := uint64(nanotime()-w.loopStart) / 1000
+	us := uint64(clock.Now()-w.loopStart) / 1000
 	for d := range w.st.Dir {
 		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.backlog > 0) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
 	if v.do && v.pos < len(v.list) && !w.stopping && w.err == 0 {
-		t := nanotime()
+		t := clock.Now()
 		v.reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)
@@ -503,7 +506,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 			w.asyncLoop(stop)
 		}
 		v.reading = false
-		w.st.Dir[stats.Read].RuntimeUS += uint64(nanotime()-t) / 1000
+		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
 	w.loopFilesDone()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // TestVerifyPatternOffset: verify_pattern's %o puts each block's offset,
@@ -19,7 +20,7 @@ func TestVerifyPatternOffset(t *testing.T) {
 	if string(u.Buf[:12]) != string(want) || u.Buf[4095] != 0xff {
 		t.Fatalf("block at 8192 filled with % x; want % x…", u.Buf[:12], want)
 	}
-	u.Op, u.Result = OpRead, len(u.Buf)
+	u.Op, u.Result = engine.OpRead, len(u.Buf)
 	if msg, bad := w.vfy.check(u, "f"); bad {
 		t.Fatalf("good block reported bad: %s", msg)
 	}

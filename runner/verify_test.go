@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // newTestVerifier sets up a worker that stamps and checks blocks of bs
 // bytes without doing I/O.
-func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern []byte) (*worker, *IOUnit) {
+func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern []byte) (*worker, *engine.IOUnit) {
 	t.Helper()
 	j := &jobspec.Job{RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
 	j.Verify = jobspec.VerifyOptions{Type: typ, Do: true, Interval: interval, Pattern: pattern}
@@ -18,8 +19,8 @@ func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern
 		t.Fatal(err)
 	}
 	w := &worker{job: j, vfy: v}
-	u := &IOUnit{Op: OpWrite, Offset: 8192, Buf: make([]byte, 4096)}
-	fillRandom(u.Buf, 7)
+	u := &engine.IOUnit{Op: engine.OpWrite, Offset: 8192, Buf: make([]byte, 4096)}
+	fioFillRandom(u.Buf, 7)
 	return w, u
 }
 
@@ -47,7 +48,7 @@ func TestVerifyRoundTrip(t *testing.T) {
 			if c.at >= 0 {
 				u.Buf[c.at] ^= 0x10
 			}
-			u.Op, u.Result = OpRead, len(u.Buf)
+			u.Op, u.Result = engine.OpRead, len(u.Buf)
 			w.vfy.reading = true
 			msg, bad := w.vfy.check(u, "f")
 			if typ == jobspec.VerifyMeta && c.at == 3000 {
@@ -85,7 +86,7 @@ func TestVerifyInterval(t *testing.T) {
 		if tt.at >= 0 {
 			u.Buf[tt.at] ^= 1
 		}
-		u.Op, u.Result = OpRead, len(u.Buf)
+		u.Op, u.Result = engine.OpRead, len(u.Buf)
 		msg, bad := w.vfy.check(u, "f")
 		if bad != tt.bad || strings.Count(msg, "verify") != tt.reports {
 			t.Errorf("byte %d changed: bad=%v, report %q; want bad=%v and %d reports", tt.at, bad, msg, tt.bad, tt.reports)
@@ -100,7 +101,7 @@ func TestVerifyPattern(t *testing.T) {
 	if u.Buf[0] != 0xde || u.Buf[4095] != 0xef {
 		t.Fatalf("block not filled with the pattern: % x", u.Buf[:8])
 	}
-	u.Op, u.Result = OpRead, len(u.Buf)
+	u.Op, u.Result = engine.OpRead, len(u.Buf)
 	if msg, bad := w.vfy.check(u, "f"); bad {
 		t.Fatalf("good block reported bad: %s", msg)
 	}
@@ -173,9 +174,9 @@ func TestVerifyAllocs(t *testing.T) {
 		w, u := newTestVerifier(t, typ, 1024, nil)
 		w.vfy.list = make([]vblock, 0, 1000)
 		n := testing.AllocsPerRun(100, func() {
-			u.Op = OpWrite
+			u.Op = engine.OpWrite
 			w.stampVerify(u)
-			u.Op, u.Result = OpRead, len(u.Buf)
+			u.Op, u.Result = engine.OpRead, len(u.Buf)
 			if _, bad := w.vfy.check(u, "f"); bad {
 				t.Fatal("good block reported bad")
 			}

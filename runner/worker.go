@@ -9,10 +9,13 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/debuglog"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -21,20 +24,21 @@ import (
 // with other goroutines while the job runs.
 type worker struct {
 	job   *jobspec.Job
-	info  EngineInfo
+	info  engine.Info
 	files []*jobFile
 
-	eng       Engine
-	committer Committer  // nil for engines without a commit step
-	reaper    Reaper     // nil for synchronous engines
-	flow      *flowState // nil without flow (flow.go)
+	eng       engine.Engine
+	committer engine.Committer // nil for engines without a commit step
+	reaper    engine.Reaper    // nil for synchronous engines
+	flow      *flowState       // nil without flow (flow.go)
 
-	units  []*IOUnit
-	free   []*IOUnit // units not in flight
-	done   []*IOUnit // reap buffer
-	mem    []byte    // all unit buffers, page aligned
-	queued []*IOUnit // queued, not yet committed, in queue order
-	flight int       // committed, not yet reaped
+	units  []*engine.IOUnit
+	free   []*engine.IOUnit // units not in flight
+	done   []*engine.IOUnit // reap buffer
+	mem    []byte           // all unit buffers, page aligned
+	queued []*engine.IOUnit // queued, not yet committed, in queue order
+	times  []unitTimes      // per unit, by IOUnit.Index: the runner's timestamps
+	flight int              // committed, not yet reaped
 
 	st stats.Job
 
@@ -74,7 +78,7 @@ type worker struct {
 	// retry is a unit the engine answered Busy, queued again after a reap.
 	smp    *stats.Sampler
 	logs   *statlog.Logs // bw, iops and latency logs (statlog.go); nil if none
-	retry  *IOUnit
+	retry  *engine.IOUnit
 	blocks [stats.NDirs]uint64 // completed I/Os per direction
 
 	// clk is the loop's clock (stamp.go); smpNext is when the counts are
@@ -92,26 +96,33 @@ type worker struct {
 	prog  workerProgress // live view: status line, live reports
 	ioerr ioErrors       // error reporting, continue_on_error
 
-	gen     ioGen         // block sizes, files, offsets, syncs (iogen.go)
-	bufs    bufState      // write buffer contents (buffers.go)
-	opener  FileOpener    // the engine's, or nil
-	vfy     *verifier     // verify state (verify.go), nil without verify
-	trace   *tracer       // write_iolog/read_iolog (trace.go), nil without
-	thinker Thinker       // the engine's pause after each completion (cpuio), or nil
-	lim     *limits       // rate_min, max_latency, latency_target (limits.go); nil without
-	locker  *fileLocker   // lockfile (lockfile.go); nil without
-	overlap *overlapState // serialize_overlap (overlap.go); nil without
-	writes  bool          // the job writes or trims
+	gen     ioGen             // block sizes, files, offsets, syncs (iogen.go)
+	bufs    bufState          // write buffer contents (buffers.go)
+	opener  engine.FileOpener // the engine's, or nil
+	vfy     *verifier         // verify state (verify.go), nil without verify
+	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
+	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
+	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
+	locker  *fileLocker       // lockfile (lockfile.go); nil without
+	overlap *overlapState     // serialize_overlap (overlap.go); nil without
+	writes  bool              // the job writes or trims
 
 	// gate holds the job's I/O until every job of its wave has filled
 	// its buffers (run.go); nil for a job with startdelay.
 	gate *sync.WaitGroup
 }
 
+// unitTimes are the timestamps the runner keeps for one unit (ns on the
+// monotonic clock): when it was made ready, and when it was issued (queued
+// by a synchronous engine, committed by an asynchronous one). They are
+// kept beside the units, indexed by IOUnit.Index, so that engines see
+// only their contract.
+type unitTimes struct{ start, issue int64 }
+
 // newWorker prepares job j: engine, units and buffers. Files must have
 // been laid out. replay is the trace a read_iolog job replays, as
 // planJobFiles read it; nil for other jobs.
-func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile, replay *trace.Log) (*worker, error) {
+func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace.Log) (*worker, error) {
 	w := &worker{job: j, info: info, files: files}
 	w.clat = !j.DisableClat
 	w.lat = !j.DisableLat
@@ -134,20 +145,21 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile, replay *trace.
 		return nil, memError(j, err)
 	}
 	w.mem = mem
-	w.units = make([]*IOUnit, depth)
-	w.free = make([]*IOUnit, 0, depth)
-	w.queued = make([]*IOUnit, 0, depth)
-	w.done = make([]*IOUnit, depth)
+	w.units = make([]*engine.IOUnit, depth)
+	w.free = make([]*engine.IOUnit, 0, depth)
+	w.queued = make([]*engine.IOUnit, 0, depth)
+	w.done = make([]*engine.IOUnit, depth)
+	w.times = make([]unitTimes, depth)
 	for i := range w.units {
-		u := &IOUnit{Index: i, Buf: mem[uint64(i)*per : uint64(i)*per+maxBS]}
+		u := &engine.IOUnit{Index: i, Buf: mem[uint64(i)*per : uint64(i)*per+maxBS]}
 		w.units[i] = u
 		w.free = append(w.free, u)
 	}
 	mayHang := false
 	for _, f := range files {
-		mayHang = mayHang || (!f.blockDev && f.path != "" && onHangProneFS(f.path))
+		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
-	eng, err := info.New(EngineConfig{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
+	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
 		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang})
 	if err != nil {
@@ -155,16 +167,16 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile, replay *trace.
 		return nil, err
 	}
 	w.eng = eng
-	w.committer, _ = eng.(Committer)
-	w.reaper, _ = eng.(Reaper)
-	w.opener, _ = eng.(FileOpener)
+	w.committer, _ = eng.(engine.Committer)
+	w.reaper, _ = eng.(engine.Reaper)
+	w.opener, _ = eng.(engine.FileOpener)
 	w.overlap = newOverlapState(j.Misc.SerializeOverlap, depth)
 	if w.locker, err = newWorkerLocker(j, files, w.reaper != nil); err != nil {
 		w.release()
 		return nil, err
 	}
-	w.thinker, _ = eng.(Thinker)
-	if ps, ok := eng.(prioStater); ok {
+	w.thinker, _ = eng.(engine.Thinker)
+	if ps, ok := eng.(engine.PrioStater); ok {
 		if prios, on := ps.Prios(); on {
 			w.prioStats, w.prioLat, w.prio = true, j.LatPercentiles && w.lat, ioprio(j)
 			for d, list := range prios {
@@ -203,7 +215,7 @@ func newWorker(j *jobspec.Job, info EngineInfo, files []*jobFile, replay *trace.
 		return nil, err
 	}
 	if w.vfy != nil {
-		w.vfy.seeds.seed(w.gen.seeds[seedVerify], w.gen.use64)
+		w.vfy.seeds.Seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
 	if w.trace, err = newTracer(w, replay); err != nil {
 		w.release()
@@ -290,7 +302,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		}
 	}
 	unix.Getrusage(unix.RUSAGE_THREAD, &w.ru0)
-	w.epoch = nanotime()
+	w.epoch = clock.Now()
 	w.ramping = w.ramp > 0
 	if w.dbg.On(debuglog.Process) {
 		w.debugRunning()
@@ -318,7 +330,7 @@ func (w *worker) run(stop <-chan struct{}) {
 				}
 				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
-					w.endFsyncFailed(f, errno(err))
+					w.endFsyncFailed(f, errno.Of(err))
 				}
 			}
 		}
@@ -344,7 +356,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	if w.dbg.On(debuglog.Process) {
 		w.debugRunstate("RUNNING", "FINISHING")
 	}
-	end := nanotime()
+	end := clock.Now()
 	var ru1 unix.Rusage
 	unix.Getrusage(unix.RUSAGE_THREAD, &ru1)
 	ru0 := &w.ru0
@@ -403,7 +415,7 @@ func (w *worker) batchDone(now int64) {
 
 // startLoop rewinds the files for one loop.
 func (w *worker) startLoop() {
-	w.loopStart = nanotime()
+	w.loopStart = clock.Now()
 	w.loopIssued = 0
 	// number_ios counts each loop's I/Os (observed in fio 3.33: loops=3
 	// with number_ios=20 does 60, and a time_based job runs on).
@@ -422,7 +434,7 @@ func (w *worker) startLoop() {
 // moved data.
 func (w *worker) endLoop() {
 	w.loopFilesDone()
-	us := uint64(nanotime()-w.loopStart) / 1000
+	us := uint64(clock.Now()-w.loopStart) / 1000
 	for d := range w.st.Dir {
 		if w.st.Dir[d].IOBytes > 0 {
 			w.st.Dir[d].RuntimeUS += us
@@ -441,9 +453,9 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	j := w.job
 	if j.TimeBased {
-		return w.ramping || nanotime() < w.deadline
+		return w.ramping || clock.Now() < w.deadline
 	}
-	if w.deadline != 0 && nanotime() >= w.deadline {
+	if w.deadline != 0 && clock.Now() >= w.deadline {
 		return false
 	}
 	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
@@ -474,7 +486,7 @@ func (w *worker) endFsyncFailed(f *jobFile, e unix.Errno) {
 		fn = "io_u error"
 		if w.ioerr.out != nil {
 			fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: sync offset=%d, buflen=%d\n",
-				f.path, errText(e), w.gen.wrOff, w.gen.wrLen)
+				f.path, errno.Text(e), w.gen.wrOff, w.gen.wrLen)
 		}
 	}
 	if w.ioerr.out != nil {
@@ -531,7 +543,7 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		w.batchDone(now)
 		w.thinkAfter(1, false, now)
 		if w.think() {
-			now = nanotime()
+			now = clock.Now()
 		}
 	}
 }
@@ -568,7 +580,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 					break
 				}
 				w.free = w.free[:len(w.free)-1]
-				u.start = w.stamp()
+				w.times[u.Index].start = w.stamp()
 			}
 			if w.overlap != nil && w.overlaps(u) {
 				// serialize_overlap: reap, then offer the unit again.
@@ -578,18 +590,18 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			}
 			// An engine that completes u in Queue is timed like a sync
 			// engine: issued right before the call, when it was ready.
-			u.issue = u.start
+			w.times[u.Index].issue = w.times[u.Index].start
 			switch w.queue(u) {
-			case Busy:
+			case engine.Busy:
 				// Full: reap, then offer the same unit again.
 				w.retry = u
 				busy = true
-			case Completed:
+			case engine.Completed:
 				// Completed inline (null at depth 1, or a trim).
 				now = w.stamp()
 				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
-				w.complete(u, u.start, u.issue, now, w.accounting())
+				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, w.accounting())
 				w.rampOver(now)
 				w.batchDone(now)
 				w.thinkAfter(1, false, now)
@@ -635,7 +647,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 		}
 		n, err := w.reaper.Reap(lo, w.done[:hi])
 		if err != nil {
-			w.fail(errno(err), "io_getevents")
+			w.fail(errno.Of(err), "io_getevents")
 			w.drain()
 			return
 		}
@@ -644,7 +656,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 		acct := w.accounting()
 		for _, u := range w.done[:n] {
 			w.flight--
-			w.complete(u, u.start, u.issue, now, acct)
+			w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
 			w.rampOver(now)
 			w.free = append(w.free, u)
 		}
@@ -664,17 +676,17 @@ func (w *worker) commit() int64 {
 	n, err := w.committer.Commit()
 	now := w.stamp()
 	if err != nil {
-		w.fail(errno(err), "io_submit")
+		w.fail(errno.Of(err), "io_submit")
 	}
 	w.st.AddSubmit(n)
 	w.flight += n
 	w.st.AddDepth(w.flight, n)
 	for _, u := range w.queued[:n] {
-		u.issue = now
+		w.times[u.Index].issue = now
 		// Recording a slat sample ends the ramp time if it has passed;
 		// that sample already counts (fio 3.33 does the same).
 		if w.slat && u.Op.IsData() && w.rampOver(now) {
-			slat := uint64(max(0, now-u.start))
+			slat := uint64(max(0, now-w.times[u.Index].start))
 			w.st.AddSlat(stats.Dir(u.Op), slat, w.slatHist)
 			if w.logs != nil {
 				w.logs.Submitted(stats.Dir(u.Op), slat, uint64(u.Offset), uint32(len(u.Buf)), u.Prio, now, w.epoch)
@@ -698,7 +710,7 @@ func (w *worker) drain() {
 		for _, u := range w.done[:n] {
 			switch {
 			case acct:
-				w.complete(u, u.start, u.issue, w.stamp(), w.accounting())
+				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, w.stamp(), w.accounting())
 			case u.Err != 0:
 				// fio reports every failed I/O it reaps, those still in
 				// flight when the job failed included (8 lines for a
@@ -712,15 +724,15 @@ func (w *worker) drain() {
 
 // countIssued counts u as issued: fio counts an I/O when the engine
 // accepts it, completed or queued (stats-algorithms.md §0.3).
-func (w *worker) countIssued(u *IOUnit) {
+func (w *worker) countIssued(u *engine.IOUnit) {
 	switch u.Op {
-	case OpFsync:
+	case engine.OpFsync:
 		w.st.SyncIOs++
-	case OpFdatasync:
+	case engine.OpFdatasync:
 		// fio 3.33 counts fdatasync and sync_file_range in the short
 		// column of reads and writes ("short=3,0,0,0"), not as syncs.
 		w.st.Dir[stats.Read].ShortIOs++
-	case OpSyncFileRange:
+	case engine.OpSyncFileRange:
 		w.st.Dir[stats.Write].ShortIOs++
 	default:
 		w.st.Dir[u.Op].TotalIOs++
@@ -730,7 +742,7 @@ func (w *worker) countIssued(u *IOUnit) {
 // complete accounts one finished unit. Its bytes always count; its
 // latencies only when acct is set (past the ramp time when the batch it
 // came in was reaped).
-func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
+func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool) {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("complete", u)
 	}
@@ -756,7 +768,7 @@ func (w *worker) complete(u *IOUnit, start, issue, done int64, acct bool) {
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
-	if w.vfy != nil && u.Op == OpRead {
+	if w.vfy != nil && u.Op == engine.OpRead {
 		w.verifyRead(u)
 	}
 	if w.lim != nil && acct {

@@ -3,6 +3,7 @@ package runner
 import (
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -13,7 +14,7 @@ import (
 func setWriteHint(fd, hint int) error {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return &setupError{errno: errno(err), fn: "fstat"}
+		return &setupError{errno: errno.Of(err), fn: "fstat"}
 	}
 	if m := st.Mode & unix.S_IFMT; m != unix.S_IFREG && m != unix.S_IFBLK {
 		return nil

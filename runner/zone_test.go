@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"testing"
+
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // TestStridedOffsets checks zonemode=strided's offsets (in KiB) against
@@ -45,7 +47,7 @@ func TestStridedOffsets(t *testing.T) {
 func TestStridedZoneskipPercent(t *testing.T) {
 	log := recordJob(t, "size=64k", "bs=4k", "rw=write", "zonemode=strided", "zonesize=8k", "zoneskip=10%", "number_ios=4")
 	want := "[0 4096 8181 12277]"
-	if got := fmt.Sprint(offsets(log, OpWrite)); got != want {
+	if got := fmt.Sprint(offsets(log, engine.OpWrite)); got != want {
 		t.Errorf("offsets %s, want %s", got, want)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
-	"github.com/gofio/gofio/runner"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // This file prints option and engine help as fio 3.33's --cmdhelp and
@@ -97,7 +97,7 @@ func printOptionHelp(w io.Writer, o *jobspec.Option) {
 func engHelp(stdout, stderr io.Writer, arg string) int {
 	if arg == "" {
 		fmt.Fprintln(stdout, "Available IO engines:")
-		for _, e := range runner.Engines() {
+		for _, e := range engine.Registered() {
 			fmt.Fprintf(stdout, "\t%s\n", e.Name)
 		}
 		return 0

@@ -11,7 +11,7 @@ import (
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/parser"
-	"github.com/gofio/gofio/runner"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // parseSettings are the effects of fio's own options on how jobs are
@@ -214,7 +214,7 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	}
 	for _, j := range plan.Jobs {
 		name, _ := jobspec.ResolveEngine(j.IOEngine)
-		if _, err := runner.LookupEngine(name); err != nil {
+		if _, err := engine.Lookup(name); err != nil {
 			fmt.Fprintf(stderr, "gofio: ioengine %s is not supported yet (job %s)\n", j.IOEngine, j.Name)
 			return s.failed(b, stdout)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/parser"
 	"github.com/gofio/gofio/runner"
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // version is what --version prints; scripts check its "fio-" prefix.
@@ -198,7 +199,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 		if j.JobNum != 0 {
 			continue
 		}
-		if e, err := runner.LookupEngine(j.IOEngine); err == nil && e.NoIO {
+		if e, err := engine.Lookup(j.IOEngine); err == nil && e.NoIO {
 			continue // fio prints no line for a cpuio job
 		}
 		var h output.Header

@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/errno"
 )
 
 // logFileMu serialises the writing of log files: with per_job_logs=0 the
@@ -82,7 +83,7 @@ func (l *Logs) openLog(name string) (*os.File, error) {
 	if err != nil {
 		var e unix.Errno
 		if errors.As(err, &e) {
-			return nil, fmt.Errorf("fopen log: %s", errText(e))
+			return nil, fmt.Errorf("fopen log: %s", errno.Text(e))
 		}
 		return nil, fmt.Errorf("fopen log: %w", err)
 	}
@@ -152,14 +153,4 @@ func altClock(id int) int64 {
 		unix.ClockGettime(unix.CLOCK_REALTIME, &ts)
 	}
 	return ts.Nano()
-}
-
-// errText is the C library's text for an errno ("Permission denied"), as
-// the runner prints it.
-func errText(e unix.Errno) string {
-	s := e.Error()
-	if s == "" {
-		return "Unknown error " + strconv.Itoa(int(e))
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

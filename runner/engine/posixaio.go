@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The posixaio engine gives fio's POSIX AIO semantics without the C
 // library: a unit is queued, started (Commit), and reaped later, while the
@@ -15,6 +15,7 @@ package runner
 import (
 	"sync"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,7 +38,7 @@ var (
 	_ Reaper    = (*posixaioEngine)(nil)
 )
 
-func newPosixaio(cfg EngineConfig) (Engine, error) {
+func newPosixaio(cfg Config) (Engine, error) {
 	depth := max(cfg.IODepth, 1)
 	e := &posixaioEngine{
 		pending: make([]*IOUnit, 0, depth),
@@ -62,7 +63,7 @@ func (e *posixaioEngine) helper() {
 		} else {
 			n, err = unix.Pread(u.FD, u.Buf, u.Offset)
 		}
-		u.Result, u.Err = max(n, 0), errno(err)
+		u.Result, u.Err = max(n, 0), errno.Of(err)
 		e.done <- u
 	}
 }

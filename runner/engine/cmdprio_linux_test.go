@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
 
-package runner
+package engine
 
 import (
 	"testing"
@@ -23,7 +23,7 @@ func TestCmdPrioEncoding(t *testing.T) {
 		opts := map[string]string{"cmdprio_percentage": c.pct, "cmdprio_class": "2", "cmdprio": "3"}
 
 		units := asyncTUnits(t, 1, 4096)
-		eng := asyncTEngine(t, newLibaio, EngineConfig{IODepth: 1, Units: units, Options: opts})
+		eng := asyncTEngine(t, newLibaio, Config{IODepth: 1, Units: units, Options: opts})
 		la := eng.(*laioEngine)
 		u := units[0]
 		u.Op, u.FD, u.Offset = OpRead, fd, 0
@@ -38,7 +38,7 @@ func TestCmdPrioEncoding(t *testing.T) {
 		asyncTFinish(t, eng, u)
 
 		units = asyncTUnits(t, 1, 4096)
-		eng = asyncTEngine(t, newIOUring, EngineConfig{IODepth: 1, Units: units, Options: opts})
+		eng = asyncTEngine(t, newIOUring, Config{IODepth: 1, Units: units, Options: opts})
 		ue := eng.(*uringEngine)
 		u = units[0]
 		u.Op, u.FD, u.Offset = OpRead, fd, 0

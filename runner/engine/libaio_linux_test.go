@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
 
-package runner
+package engine
 
 import (
 	"bytes"
@@ -69,11 +69,11 @@ func asyncTUnits(tb testing.TB, n, bs int) []*IOUnit {
 	return units
 }
 
-type asyncTCtor func(EngineConfig) (Engine, error)
+type asyncTCtor func(Config) (Engine, error)
 
 // asyncTEngine builds an engine, skipping the test when the kernel refuses
 // io_uring (ENOSYS, EPERM: seccomp in containers, io_uring_disabled).
-func asyncTEngine(tb testing.TB, ctor asyncTCtor, cfg EngineConfig) Engine {
+func asyncTEngine(tb testing.TB, ctor asyncTCtor, cfg Config) Engine {
 	tb.Helper()
 	eng, err := ctor(cfg)
 	if err != nil {
@@ -158,7 +158,7 @@ func asyncTReadVerify(t *testing.T, ctor asyncTCtor, depth int, direct bool, opt
 	const size, bs, ops = 1 << 20, 4096, 300
 	fd, content := asyncTFile(t, size, direct)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: depth, Units: units, Direct: direct, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: opts})
 	rng := rand.New(rand.NewPCG(uint64(depth), 7))
 	asyncTDrive(t, eng, units, ops, func(i int, u *IOUnit) {
 		u.Op, u.FD = OpRead, fd
@@ -191,7 +191,7 @@ func asyncTWriteRead(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts
 	const nblocks = size / bs
 	fd, content := asyncTFile(t, size, direct)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: depth, Units: units, Direct: direct, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: opts})
 	rng := rand.New(rand.NewPCG(uint64(depth), 9))
 	order := rng.Perm(nblocks)[:nblocks/2]
 	fresh := make([]byte, size)
@@ -248,7 +248,7 @@ func asyncTBusy(t *testing.T, ctor asyncTCtor, opts map[string]string) {
 	const depth, bs = 4, 4096
 	fd, content := asyncTFile(t, 64<<10, false)
 	units := asyncTUnits(t, depth+1, bs)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: opts})
 	for i, u := range units {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i*bs)
 		st := eng.Queue(u)
@@ -306,7 +306,7 @@ func asyncTSmallReap(t *testing.T, ctor asyncTCtor) {
 	const depth, bs = 8, 4096
 	fd, content := asyncTFile(t, 64<<10, false)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: depth, Units: units})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units})
 	for i, u := range units {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i*bs)
 		if eng.Queue(u) != Queued {
@@ -341,7 +341,7 @@ func asyncTSmallReap(t *testing.T, ctor asyncTCtor) {
 func asyncTErrors(t *testing.T, ctor asyncTCtor) {
 	fd, _ := asyncTFile(t, 8192, false)
 	units := asyncTUnits(t, 2, 4096)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: 2, Units: units})
+	eng := asyncTEngine(t, ctor, Config{IODepth: 2, Units: units})
 	trim := &IOUnit{Index: 0, Op: OpTrim, FD: fd, Buf: units[0].Buf}
 	if st := eng.Queue(trim); st != Completed || trim.Err != unix.ENOTTY {
 		t.Fatalf("trim: status %d err %v, want Completed ENOTTY", st, trim.Err)
@@ -380,7 +380,7 @@ func asyncTAllocs(t *testing.T, ctor asyncTCtor, opts map[string]string) {
 	const depth, bs = 8, 4096
 	fd, _ := asyncTFile(t, 1<<20, false)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, EngineConfig{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: opts})
 	c, r := eng.(Committer), eng.(Reaper)
 	done := make([]*IOUnit, depth)
 	off := int64(0)
@@ -427,7 +427,7 @@ func asyncTBench(b *testing.B, ctor asyncTCtor, opts map[string]string) {
 	const depth, bs, size = 32, 4096, 64 << 20
 	fd, _ := asyncTFile(b, size, false)
 	units := asyncTUnits(b, depth, bs)
-	eng := asyncTEngine(b, ctor, EngineConfig{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(b, ctor, Config{IODepth: depth, Units: units, Options: opts})
 	c, r := eng.(Committer), eng.(Reaper)
 	free := append([]*IOUnit(nil), units...)
 	done := make([]*IOUnit, depth)
@@ -530,7 +530,7 @@ func TestLibaioOptions(t *testing.T) {
 	// nowait: reads of a cached file succeed or fail with EAGAIN only.
 	fd, content := asyncTFile(t, 1<<20, false)
 	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newLibaio, EngineConfig{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
+	eng := asyncTEngine(t, newLibaio, Config{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
 	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
 	}, func(u *IOUnit) {
@@ -546,7 +546,7 @@ func TestLibaioOptions(t *testing.T) {
 		{"hipri": "1"},
 		{"userspace_reap": "maybe"},
 	} {
-		if _, err := newLibaio(EngineConfig{IODepth: 1, Options: bad}); err == nil {
+		if _, err := newLibaio(Config{IODepth: 1, Options: bad}); err == nil {
 			t.Errorf("options %v accepted", bad)
 		} else {
 			t.Logf("options %v: %v", bad, err)

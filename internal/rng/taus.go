@@ -1,17 +1,21 @@
-package runner
+// Package rng holds the random generators fio 3.33 draws from: L'Ecuyer's
+// Tausworthe generators Taus88 and Taus258, fio's random streams over them
+// (Stream) and the LFSR of random_generator=lfsr. Seeded alike, they give
+// the same draws as fio.
+package rng
 
 import "math/bits"
 
-// taus88 is L'Ecuyer's three-component Tausworthe generator (1996), the
+// Taus88 is L'Ecuyer's three-component Tausworthe generator (1996), the
 // generator fio uses by default for offsets. It is small, fast and has a
 // period of about 2^88.
-type taus88 struct{ s1, s2, s3 uint32 }
+type Taus88 struct{ s1, s2, s3 uint32 }
 
-// seed sets the state from a seed as fio 3.33 does: the seed is cut to
+// Seed sets the state from a seed as fio 3.33 does: the seed is cut to
 // 32 bits, each word is a linear congruential step (×69069, xor the seed)
 // from the previous one, starting from 53, raised by the word's minimum
 // when below it, and six warm-up steps are discarded.
-func (t *taus88) seed(seed uint64) {
+func (t *Taus88) Seed(seed uint64) {
 	s := uint32(seed)
 	lcg := func(x uint32) uint32 { return x*69069 ^ s }
 	least := func(x, m uint32) uint32 {
@@ -24,12 +28,12 @@ func (t *taus88) seed(seed uint64) {
 	t.s2 = least(lcg(t.s1), 7)
 	t.s3 = least(lcg(t.s2), 15)
 	for i := 0; i < 6; i++ {
-		t.next()
+		t.Next()
 	}
 }
 
-// next returns the next 32 random bits.
-func (t *taus88) next() uint32 {
+// Next returns the next 32 random bits.
+func (t *Taus88) Next() uint32 {
 	b := ((t.s1 << 13) ^ t.s1) >> 19
 	t.s1 = ((t.s1 & 0xfffffffe) << 12) ^ b
 	b = ((t.s2 << 2) ^ t.s2) >> 25
@@ -39,24 +43,24 @@ func (t *taus88) next() uint32 {
 	return t.s1 ^ t.s2 ^ t.s3
 }
 
-// below returns a random number in [0, n).
-func (t *taus88) below(n uint64) uint64 {
+// Below returns a random number in [0, n).
+func (t *Taus88) Below(n uint64) uint64 {
 	if n <= 1<<32 {
-		return uint64(t.next()) * n >> 32
+		return uint64(t.Next()) * n >> 32
 	}
-	v := uint64(t.next())<<32 | uint64(t.next())
+	v := uint64(t.Next())<<32 | uint64(t.Next())
 	return v % n
 }
 
-// taus258 is L'Ecuyer's five-component 64-bit combined Tausworthe
+// Taus258 is L'Ecuyer's five-component 64-bit combined Tausworthe
 // generator (lfsr258, 1999), used for random_generator=tausworthe64.
-type taus258 struct{ z [5]uint64 }
+type Taus258 struct{ z [5]uint64 }
 
-// seed sets the state from a seed as fio 3.33 does: each word is a
+// Seed sets the state from a seed as fio 3.33 does: each word is a
 // linear congruential step (×6906969069, xor the seed) from the previous
 // one, starting from 53, raised by the word's minimum (1, 7, 15, 33, 49)
 // when below it, and six warm-up steps are discarded.
-func (t *taus258) seed(seed uint64) {
+func (t *Taus258) Seed(seed uint64) {
 	mins := [5]uint64{1, 7, 15, 33, 49}
 	x := uint64(53)
 	for i := range t.z {
@@ -67,12 +71,12 @@ func (t *taus258) seed(seed uint64) {
 		t.z[i] = x
 	}
 	for i := 0; i < 6; i++ {
-		t.next()
+		t.Next()
 	}
 }
 
-// next returns the next 64 random bits.
-func (t *taus258) next() uint64 {
+// Next returns the next 64 random bits.
+func (t *Taus258) Next() uint64 {
 	z := &t.z
 	b := ((z[0] << 1) ^ z[0]) >> 53
 	z[0] = ((z[0] & 0xfffffffffffffffe) << 10) ^ b
@@ -87,11 +91,11 @@ func (t *taus258) next() uint64 {
 	return z[0] ^ z[1] ^ z[2] ^ z[3] ^ z[4]
 }
 
-// below returns a random number in [0, n).
-func (t *taus258) below(n uint64) uint64 {
+// Below returns a random number in [0, n).
+func (t *Taus258) Below(n uint64) uint64 {
 	if n == 0 {
 		return 0
 	}
-	hi, _ := bits.Mul64(t.next(), n)
+	hi, _ := bits.Mul64(t.Next(), n)
 	return hi
 }

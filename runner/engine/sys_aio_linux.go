@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // Thin wrappers over the Linux native AIO system calls (io_setup(2),
 // io_destroy(2), io_submit(2), io_getevents(2)) and the kernel ABI

@@ -1,10 +1,10 @@
-package runner
+package engine
 
 import "fmt"
 
 // engines is the registry of I/O engines gofio implements, in fio's
 // --enghelp order.
-var engines = []EngineInfo{
+var engines = []Info{
 	{Name: "cpuio", New: newCPUIO, Sync: true, NoFiles: true, NoIO: true},
 	{Name: "mmap", New: newMmap, Sync: true},
 	{Name: "sync", New: newSync, Sync: true},
@@ -24,14 +24,14 @@ var engines = []EngineInfo{
 }
 
 // Engines returns the registered engines, in fio's --enghelp order.
-func Engines() []EngineInfo { return engines }
+func Registered() []Info { return engines }
 
-// LookupEngine returns the engine registered as name.
-func LookupEngine(name string) (EngineInfo, error) {
+// Lookup returns the engine registered as name.
+func Lookup(name string) (Info, error) {
 	for _, e := range engines {
 		if e.Name == name {
 			return e, nil
 		}
 	}
-	return EngineInfo{}, fmt.Errorf("fio: engine %s not loadable", name)
+	return Info{}, fmt.Errorf("fio: engine %s not loadable", name)
 }

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // Thin wrappers over io_uring_setup(2), io_uring_enter(2) and
 // io_uring_register(2), the ABI structures of <linux/io_uring.h> and the

@@ -1,4 +1,9 @@
-package runner
+// Package engine holds gofio's I/O engines and the contract between them
+// and the runner: the runner builds an Engine for each job from the
+// registry (Registered, Lookup), hands it IOUnits and collects their
+// outcomes. Engines know nothing of jobs beyond Config; the runner imports
+// this package, never the reverse.
+package engine
 
 import (
 	"golang.org/x/sys/unix"
@@ -28,7 +33,7 @@ func (op Op) IsData() bool { return op <= OpTrim }
 // outcome. Units are allocated once per job, before the clock starts, and
 // reused; an engine never allocates them.
 type IOUnit struct {
-	Index  int   // position in the job's unit pool (EngineConfig.Units)
+	Index  int   // position in the job's unit pool (Config.Units)
 	Op     Op    // what to do
 	FD     int   // file descriptor
 	File   int   // index of the file in the job's file list
@@ -48,9 +53,6 @@ type IOUnit struct {
 	// ("td_io_queue" for a trim the file cannot take). The runner clears
 	// it when the unit is reused.
 	ErrFn string
-
-	// Timestamps kept by the runner (ns on the monotonic clock).
-	start, issue int64
 }
 
 // Status is what Engine.Queue did with a unit.
@@ -108,8 +110,8 @@ type Noticer interface {
 	Notice(job string) string
 }
 
-// EngineConfig is what an engine is built from.
-type EngineConfig struct {
+// Config is what an engine is built from.
+type Config struct {
 	// IODepth is the most units in flight at once.
 	IODepth int
 	// Units is the job's unit pool; Units[i].Index == i. Asynchronous
@@ -134,12 +136,12 @@ type EngineConfig struct {
 	MayHang bool
 }
 
-// EngineInfo describes one registered engine.
-type EngineInfo struct {
+// Info describes one registered engine.
+type Info struct {
 	Name string
 	// New builds the engine for one job. The returned engine may also
 	// implement io.Closer; the runner closes it when the job ends.
-	New func(cfg EngineConfig) (Engine, error)
+	New func(cfg Config) (Engine, error)
 	// Sync marks engines whose Queue completes every I/O itself.
 	Sync bool
 	// NoFiles marks engines that do no file I/O (null, cpuio): files are
@@ -161,14 +163,17 @@ type EngineInfo struct {
 	NoIO bool
 }
 
-// queueInitError is an engine's failure to set up its queue (io_setup,
+// QueueInitError is an engine's failure to set up its queue (io_setup,
 // io_uring_setup). fio 3.33 reports it as the job's error, on its info
 // stream: "fio: pid=N, err=E/file:..., func=io_queue_init, error=TEXT"
 // (observed at iodepth=100000: libaio err=11, io_uring err=22).
-type queueInitError struct {
+type QueueInitError struct {
 	errno unix.Errno
 	err   error
 }
 
-func (e *queueInitError) Error() string { return e.err.Error() }
-func (e *queueInitError) Unwrap() error { return e.err }
+// Errno is the errno of the failed setup call.
+func (e *QueueInitError) Errno() unix.Errno { return e.errno }
+
+func (e *QueueInitError) Error() string { return e.err.Error() }
+func (e *QueueInitError) Unwrap() error { return e.err }

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // nullEngine performs no I/O: every unit completes at once with its full
 // length. At iodepth 1 it completes units in Queue; deeper, it queues them
@@ -18,7 +18,7 @@ var (
 	_ Reaper    = (*nullEngine)(nil)
 )
 
-func newNull(cfg EngineConfig) (Engine, error) {
+func newNull(cfg Config) (Engine, error) {
 	return &nullEngine{
 		async:  cfg.IODepth > 1,
 		queued: make([]*IOUnit, 0, cfg.IODepth),

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // Per-command I/O priorities of the libaio and io_uring engines: the
 // cmdprio_percentage, cmdprio_class, cmdprio and cmdprio_bssplit options
@@ -7,7 +7,7 @@ package runner
 // returned ioprio value in the request (iocb aio_reqprio with
 // IOCB_FLAG_IOPRIO, SQE ioprio); 0 leaves the I/O at the job's own
 // priority. The runner keeps per-priority latency statistics for the job
-// when an engine reports cmdprio in use (prioStater).
+// when an engine reports cmdprio in use (PrioStater).
 
 import (
 	"fmt"
@@ -40,11 +40,11 @@ type cmdPrio struct {
 	rng uint64
 }
 
-// prioStater is implemented by engines that may give I/Os priorities of
+// PrioStater is implemented by engines that may give I/Os priorities of
 // their own. Prios returns, for reads and writes, the ioprio values they
 // give in the order they are configured, or ok false when they give none
 // for this job; the runner then keeps per-priority statistics.
-type prioStater interface {
+type PrioStater interface {
 	Prios() (prios [2][]uint16, ok bool)
 }
 

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The file-operation engines measure one file system operation per file
 // instead of I/O:
@@ -9,7 +9,7 @@ package runner
 //
 // The runner calls OpenFile when the job first uses a file and records
 // the call's duration as a completion latency of the job's direction
-// (EngineInfo.NoStats). Queue then completes every unit at once with its
+// (Info.NoStats). Queue then completes every unit at once with its
 // full length and moves no data, so io_bytes and total_ios count as if
 // the file had been read or written, as in fio 3.33.
 
@@ -50,11 +50,11 @@ var (
 	_ FileOpener = (*fileOpEngine)(nil)
 )
 
-func newFileCreate(EngineConfig) (Engine, error) { return &fileOpEngine{op: fileCreate}, nil }
-func newFileDelete(EngineConfig) (Engine, error) { return &fileOpEngine{op: fileDelete}, nil }
+func newFileCreate(Config) (Engine, error) { return &fileOpEngine{op: fileCreate}, nil }
+func newFileDelete(Config) (Engine, error) { return &fileOpEngine{op: fileDelete}, nil }
 
 // newFileStat reads filestat's stat_type (stat, lstat or statx).
-func newFileStat(cfg EngineConfig) (Engine, error) {
+func newFileStat(cfg Config) (Engine, error) {
 	e := &fileOpEngine{op: fileStat}
 	for name, val := range cfg.Options {
 		if name != "stat_type" {

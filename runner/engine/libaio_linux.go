@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The libaio engine: Linux native asynchronous I/O through io_submit(2)
 // and io_getevents(2), called directly (no libaio.so).
@@ -14,10 +14,11 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
-var libaioEngine = EngineInfo{Name: "libaio", New: newLibaio}
+var libaioEngine = Info{Name: "libaio", New: newLibaio}
 
 // laioEngine is one job's libaio context.
 type laioEngine struct {
@@ -45,7 +46,7 @@ type laioEngine struct {
 }
 
 // newLibaio builds a libaio engine for one job.
-func newLibaio(cfg EngineConfig) (Engine, error) {
+func newLibaio(cfg Config) (Engine, error) {
 	e := &laioEngine{units: cfg.Units, depth: cfg.IODepth, raw: !cfg.MayHang}
 	if e.depth < 1 {
 		e.depth = 1
@@ -87,7 +88,7 @@ func newLibaio(cfg EngineConfig) (Engine, error) {
 
 	ctx, err := ioSetup(e.depth)
 	if err != nil {
-		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)}
+		return nil, &QueueInitError{errno: errno.Of(err), err: fmt.Errorf("libaio: io_setup(%d): %w", e.depth, err)}
 	}
 	e.ctx = ctx
 	e.iocbs = make([]aioIocb, len(cfg.Units))
@@ -149,7 +150,7 @@ func (e *laioEngine) Queue(u *IOUnit) Status {
 	return Queued
 }
 
-// Prios returns the I/O priorities the cmdprio options give (prioStater).
+// Prios returns the I/O priorities the cmdprio options give (PrioStater).
 func (e *laioEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
 
 // setIocbPrio puts ioprio value p in cb: aio_reqprio, flagged by

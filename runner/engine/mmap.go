@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The mmap engine maps each file (MAP_SHARED) and copies units to and from
 // the mapping. A file is mapped on first use in windows of at most
@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,7 +45,7 @@ var (
 	_ FileOpener = (*mmapEngine)(nil)
 )
 
-func newMmap(cfg EngineConfig) (Engine, error) {
+func newMmap(cfg Config) (Engine, error) {
 	e := &mmapEngine{files: make([]mmapFile, max(cfg.Files, 1)), advice: unix.MADV_SEQUENTIAL}
 	for i := range e.files {
 		e.files[i].fd = -1
@@ -98,7 +99,7 @@ func (e *mmapEngine) OpenFile(index int, path string, flags int) (int, error) {
 	}
 	size := st.Size
 	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
-		if n, err := blockDevSize(path); err == nil {
+		if n, err := BlockDevSize(path); err == nil {
 			size = int64(n)
 		}
 	}
@@ -152,7 +153,7 @@ func (e *mmapEngine) Queue(u *IOUnit) Status {
 		return Completed
 	case OpFsync, OpFdatasync:
 		if f.mem != nil {
-			u.Err = errno(unix.Msync(f.mem, unix.MS_SYNC))
+			u.Err = errno.Of(unix.Msync(f.mem, unix.MS_SYNC))
 		}
 		return Completed
 	}
@@ -192,7 +193,7 @@ func (e *mmapEngine) remap(f *mmapFile, off, end int64) unix.Errno {
 	}
 	mem, err := unix.Mmap(f.fd, start, int(length), e.prot, unix.MAP_SHARED)
 	if err != nil {
-		return errno(err)
+		return errno.Of(err)
 	}
 	if e.advice >= 0 {
 		unix.Madvise(mem, e.advice)

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The cpuio engine burns CPU instead of doing I/O. Each unit is one cycle
 // of work, then a pause long enough that the work takes cpuload percent
@@ -9,7 +9,7 @@ package runner
 // machine where noop ones take cpuchunks, and their pause scales with
 // their duration, so a loaded machine does few of them). The work is
 // the unit's latency; the pause is think time, outside it (Thinker).
-// Units move no data (EngineInfo.NoIO), so only runtime ends a cpuio job,
+// Units move no data (Info.NoIO), so only runtime ends a cpuio job,
 // as in fio.
 //
 // cpuload is required; exit_on_io_done is not supported yet.
@@ -19,9 +19,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/rng"
 )
 
 // Thinker is implemented by engines that pause between units: the runner
@@ -45,7 +45,7 @@ type cpuEngine struct {
 	chunk int64 // cpuchunks, µs
 	qsort bool
 	arr   []uint64
-	rng   taus88
+	rng   rng.Taus88
 	last  int64 // ns the last qsort unit took
 }
 
@@ -58,9 +58,9 @@ var (
 // errCPULoad is fio's message for a cpuio job without cpuload.
 var errCPULoad = errors.New("fio: pid=0, err=22/file:engines/cpu.c, func=cpuio, error=cpu thread needs rate (cpuload=)\nfio: io engine cpuio init failed.")
 
-func newCPUIO(cfg EngineConfig) (Engine, error) {
+func newCPUIO(cfg Config) (Engine, error) {
 	e := &cpuEngine{chunk: 50000}
-	e.rng.seed(cfg.Seed ^ 0xc9)
+	e.rng.Seed(cfg.Seed ^ 0xc9)
 	for name, val := range cfg.Options {
 		v := strings.TrimSpace(val)
 		switch name {
@@ -123,14 +123,14 @@ func (e *cpuEngine) ThinkTime() int64 {
 
 // Queue works for cpuchunks µs (noop) or sorts the array once (qsort).
 func (e *cpuEngine) Queue(u *IOUnit) Status {
-	start := nanotime()
+	start := clock.Now()
 	if e.qsort {
 		for range cpuQsortRounds {
 			e.sortRound()
 		}
-		e.last = nanotime() - start
+		e.last = clock.Now() - start
 	} else {
-		for end := start + e.chunk*1000; nanotime() < end; {
+		for end := start + e.chunk*1000; clock.Now() < end; {
 		}
 	}
 	u.Result, u.Err = len(u.Buf), 0 // counted as no bytes (NoIO)
@@ -142,7 +142,7 @@ func (e *cpuEngine) Queue(u *IOUnit) Status {
 func (e *cpuEngine) sortRound() {
 	a := e.arr
 	for i := range a {
-		a[i] = uint64(e.rng.next())<<32 | uint64(e.rng.next())
+		a[i] = uint64(e.rng.Next())<<32 | uint64(e.rng.Next())
 	}
 	n := len(a)
 	for i := n/2 - 1; i >= 0; i-- {
@@ -168,19 +168,5 @@ func siftDown(a []uint64, root, n int) {
 		}
 		a[root], a[child] = a[child], a[root]
 		root = child
-	}
-}
-
-// sleepNS sleeps ns nanoseconds on the calling thread. The call is raw,
-// as the I/O loop's are (sys_rw_linux.go): the job keeps its P, so waking
-// up costs no scheduler round trip before the next I/O is issued. A
-// signal ends the sleep early and it goes on for the rest.
-func sleepNS(ns int64) {
-	ts := unix.NsecToTimespec(ns)
-	for {
-		_, _, e := unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), uintptr(unsafe.Pointer(&ts)), 0)
-		if e != unix.EINTR {
-			return
-		}
 	}
 }

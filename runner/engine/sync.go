@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The blocking engines of fio's sync family, which share one type:
 //
@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
+	"github.com/gofio/gofio/internal/rng"
 	"golang.org/x/sys/unix"
 )
 
@@ -47,29 +49,29 @@ type syncEngine struct {
 	flags    uintptr // RWF_* of every pvsync2 unit
 	hipri    bool
 	hipriPct int // hipri_percentage
-	rng      taus88
+	rng      rng.Taus88
 }
 
 var _ Engine = (*syncEngine)(nil)
 
-func newSync(cfg EngineConfig) (Engine, error) {
+func newSync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindSync, raw: !cfg.MayHang}, nil
 }
-func newPsync(cfg EngineConfig) (Engine, error) {
+func newPsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindPsync, raw: !cfg.MayHang}, nil
 }
-func newVsync(cfg EngineConfig) (Engine, error) {
+func newVsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindVsync, raw: !cfg.MayHang}, nil
 }
-func newPvsync(cfg EngineConfig) (Engine, error) {
+func newPvsync(cfg Config) (Engine, error) {
 	return &syncEngine{kind: kindPvsync, raw: !cfg.MayHang}, nil
 }
 
 // newPvsync2 reads pvsync2's options: hipri, hipri_percentage, uncached,
 // nowait.
-func newPvsync2(cfg EngineConfig) (Engine, error) {
+func newPvsync2(cfg Config) (Engine, error) {
 	e := &syncEngine{kind: kindPvsync2, hipriPct: 100, raw: !cfg.MayHang}
-	e.rng.seed(cfg.Seed ^ 0x2b)
+	e.rng.Seed(cfg.Seed ^ 0x2b)
 	for name, val := range cfg.Options {
 		switch name {
 		case "hipri":
@@ -123,9 +125,9 @@ func (e *syncEngine) Queue(u *IOUnit) Status {
 			u.ErrFn = "td_io_queue"
 		}
 	case OpFsync:
-		err = errno(unix.Fsync(u.FD))
+		err = errno.Of(unix.Fsync(u.FD))
 	case OpFdatasync:
-		err = errno(unix.Fdatasync(u.FD))
+		err = errno.Of(unix.Fdatasync(u.FD))
 	}
 	u.Result, u.Err = n, err
 	return Completed
@@ -185,7 +187,7 @@ func (e *syncEngine) transferVec(u *IOUnit, write bool) (int, unix.Errno) {
 			trap = unix.SYS_PWRITEV2
 		}
 		flags := e.flags
-		if e.hipri && (e.hipriPct >= 100 || int(e.rng.below(100)) < e.hipriPct) {
+		if e.hipri && (e.hipriPct >= 100 || int(e.rng.Below(100)) < e.hipriPct) {
 			flags |= unix.RWF_HIPRI
 		}
 		a, b = offsetLoHi(u.Offset)
@@ -211,15 +213,4 @@ func blkDiscard(fd int, off, length int64) unix.Errno {
 	r := [2]uint64{uint64(off), uint64(length)}
 	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.BLKDISCARD, uintptr(unsafe.Pointer(&r[0])))
 	return e
-}
-
-// errno extracts the errno of a syscall error (EIO for anything else).
-func errno(err error) unix.Errno {
-	if err == nil {
-		return 0
-	}
-	if e, ok := err.(unix.Errno); ok {
-		return e
-	}
-	return unix.EIO
 }

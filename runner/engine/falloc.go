@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // Two engines that turn I/O into file-size operations:
 //
@@ -11,7 +11,10 @@ package runner
 //
 // Both complete each unit in Queue and report its full length.
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/gofio/gofio/internal/errno"
+	"golang.org/x/sys/unix"
+)
 
 // fallocEngine implements falloc.
 type fallocEngine struct{}
@@ -25,8 +28,8 @@ var (
 	_ Engine     = ftruncateEngine{}
 )
 
-func newFalloc(EngineConfig) (Engine, error)    { return fallocEngine{}, nil }
-func newFtruncate(EngineConfig) (Engine, error) { return ftruncateEngine{}, nil }
+func newFalloc(Config) (Engine, error)    { return fallocEngine{}, nil }
+func newFtruncate(Config) (Engine, error) { return ftruncateEngine{}, nil }
 
 // OpenFile opens path read-write, creating it (mode 0600), whatever the
 // job's direction: fallocate(2) needs a writable descriptor even for the
@@ -59,7 +62,7 @@ func (fallocEngine) Queue(u *IOUnit) Status {
 	case OpFdatasync:
 		err = unix.Fdatasync(u.FD)
 	}
-	u.Result, u.Err = 0, errno(err)
+	u.Result, u.Err = 0, errno.Of(err)
 	if err == nil && u.Op.IsData() {
 		u.Result = len(u.Buf)
 	}
@@ -79,7 +82,7 @@ func (ftruncateEngine) Queue(u *IOUnit) Status {
 		u.Result, u.Err, u.ErrFn = 0, unix.EINVAL, "td_io_queue"
 		return Completed
 	}
-	u.Result, u.Err = 0, errno(err)
+	u.Result, u.Err = 0, errno.Of(err)
 	if err == nil && u.Op == OpWrite {
 		u.Result = len(u.Buf)
 	}

@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
 
-package runner
+package engine
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestEngineRegistryOrder(t *testing.T) {
 		pos[n] = i
 	}
 	last := -1
-	for _, e := range Engines() {
+	for _, e := range Registered() {
 		p, ok := pos[e.Name]
 		if !ok {
 			t.Errorf("engine %s is not one of fio's", e.Name)
@@ -35,20 +35,20 @@ func TestEngineRegistryOrder(t *testing.T) {
 			t.Errorf("engine %s is out of fio's --enghelp order", e.Name)
 		}
 		last = p
-		if _, err := LookupEngine(e.Name); err != nil {
-			t.Errorf("LookupEngine(%q) = %v", e.Name, err)
+		if _, err := Lookup(e.Name); err != nil {
+			t.Errorf("Lookup(%q) = %v", e.Name, err)
 		}
 	}
 	want := []string{"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "ftruncate", "filecreate", "filestat", "filedelete", "posixaio", "falloc", "io_uring", "libaio"}
 	var got []string
-	for _, e := range Engines() {
+	for _, e := range Registered() {
 		got = append(got, e.Name)
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("Engines() = %v; want %v", got, want)
+		t.Errorf("Registered() = %v; want %v", got, want)
 	}
-	if _, err := LookupEngine("rbd"); err == nil || err.Error() != "fio: engine rbd not loadable" {
-		t.Errorf("LookupEngine(rbd) = %v; want fio's not loadable error", err)
+	if _, err := Lookup("rbd"); err == nil || err.Error() != "fio: engine rbd not loadable" {
+		t.Errorf("Lookup(rbd) = %v; want fio's not loadable error", err)
 	}
 }
 
@@ -77,7 +77,7 @@ func syncTFile(t *testing.T, size int) (int, string, []byte) {
 func TestSyncFamilyReadWrite(t *testing.T) {
 	ctors := []struct {
 		name string
-		new  func(EngineConfig) (Engine, error)
+		new  func(Config) (Engine, error)
 		opts map[string]string
 	}{
 		{"sync", newSync, nil},                                        // lseek + read/write
@@ -94,7 +94,7 @@ func TestSyncFamilyReadWrite(t *testing.T) {
 		for _, mayHang := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/MayHang=%v", c.name, mayHang), func(t *testing.T) {
 				fd, path, content := syncTFile(t, 64<<10)
-				eng, err := c.new(EngineConfig{IODepth: 1, Options: c.opts, MayHang: mayHang})
+				eng, err := c.new(Config{IODepth: 1, Options: c.opts, MayHang: mayHang})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,9 +138,9 @@ func TestSyncFamilyReadWrite(t *testing.T) {
 // A trim is BLKDISCARD: a regular file refuses it with ENOTTY, which the
 // job reports from td_io_queue, as fio 3.33 does.
 func TestSyncTrimOnFile(t *testing.T) {
-	for _, ctor := range []func(EngineConfig) (Engine, error){newSync, newPsync, newVsync, newPvsync, newPvsync2} {
+	for _, ctor := range []func(Config) (Engine, error){newSync, newPsync, newVsync, newPvsync, newPvsync2} {
 		fd, _, _ := syncTFile(t, 8192)
-		eng, _ := ctor(EngineConfig{})
+		eng, _ := ctor(Config{})
 		u := &IOUnit{Op: OpTrim, FD: fd, Buf: make([]byte, 4096)}
 		if st := eng.Queue(u); st != Completed || u.Err != unix.ENOTTY || u.ErrFn != "td_io_queue" {
 			t.Errorf("trim: status %d, err %v, func %q; want ENOTTY in td_io_queue", st, u.Err, u.ErrFn)
@@ -153,7 +153,7 @@ func TestSyncTrimOnFile(t *testing.T) {
 // (EOPNOTSUPP, as with fio 3.33).
 func TestPvsync2Flags(t *testing.T) {
 	fd, _, _ := syncTFile(t, 8192)
-	eng, err := newPvsync2(EngineConfig{Options: map[string]string{"nowait": "1"}})
+	eng, err := newPvsync2(Config{Options: map[string]string{"nowait": "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,12 +164,12 @@ func TestPvsync2Flags(t *testing.T) {
 	if eng.(*syncEngine).flags != unix.RWF_NOWAIT {
 		t.Errorf("nowait flags = %#x", eng.(*syncEngine).flags)
 	}
-	eng, _ = newPvsync2(EngineConfig{Options: map[string]string{"uncached": "1"}})
+	eng, _ = newPvsync2(Config{Options: map[string]string{"uncached": "1"}})
 	if eng.(*syncEngine).flags != rwfUncached {
 		t.Errorf("uncached flags = %#x; want fio's 0x40", eng.(*syncEngine).flags)
 	}
 	for _, bad := range []map[string]string{{"hipri_percentage": "101"}, {"nowait": "x"}, {"bogus": "1"}} {
-		if _, err := newPvsync2(EngineConfig{Options: bad}); err == nil {
+		if _, err := newPvsync2(Config{Options: bad}); err == nil {
 			t.Errorf("newPvsync2(%v) accepted", bad)
 		}
 	}
@@ -178,8 +178,8 @@ func TestPvsync2Flags(t *testing.T) {
 // The sync family's I/O path allocates nothing.
 func TestSyncFamilyAllocs(t *testing.T) {
 	fd, _, _ := syncTFile(t, 8192)
-	for _, ctor := range []func(EngineConfig) (Engine, error){newSync, newPsync, newVsync, newPvsync, newPvsync2} {
-		eng, _ := ctor(EngineConfig{})
+	for _, ctor := range []func(Config) (Engine, error){newSync, newPsync, newVsync, newPvsync, newPvsync2} {
+		eng, _ := ctor(Config{})
 		u := &IOUnit{Op: OpRead, FD: fd, Buf: make([]byte, 4096)}
 		if n := testing.AllocsPerRun(100, func() { eng.Queue(u) }); n != 0 {
 			t.Errorf("%T: %v allocations per I/O", eng, n)
@@ -193,7 +193,7 @@ func TestFileOpEngines(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x")
 
-	eng, _ := newFileCreate(EngineConfig{})
+	eng, _ := newFileCreate(Config{})
 	fo := eng.(FileOpener)
 	fd, err := fo.OpenFile(0, path, 0)
 	if err != nil || fd < 0 {
@@ -210,7 +210,7 @@ func TestFileOpEngines(t *testing.T) {
 	}
 
 	for _, kind := range []string{"stat", "lstat", "statx"} {
-		eng, err := newFileStat(EngineConfig{Options: map[string]string{"stat_type": kind}})
+		eng, err := newFileStat(Config{Options: map[string]string{"stat_type": kind}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,11 +221,11 @@ func TestFileOpEngines(t *testing.T) {
 			t.Errorf("filestat %s of a missing file: %v; want ENOENT", kind, err)
 		}
 	}
-	if _, err := newFileStat(EngineConfig{Options: map[string]string{"stat_type": "fstat"}}); err == nil {
+	if _, err := newFileStat(Config{Options: map[string]string{"stat_type": "fstat"}}); err == nil {
 		t.Errorf("stat_type=fstat accepted")
 	}
 
-	eng, _ = newFileDelete(EngineConfig{})
+	eng, _ = newFileDelete(Config{})
 	if fd, err := eng.(FileOpener).OpenFile(0, path, 0); fd != -1 || err != nil {
 		t.Fatalf("filedelete: %d, %v", fd, err)
 	}
@@ -244,7 +244,7 @@ func TestFallocAndFtruncate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	fa, _ := newFalloc(EngineConfig{})
+	fa, _ := newFalloc(Config{})
 	buf := make([]byte, 65536)
 	for _, c := range []struct {
 		op        Op
@@ -267,7 +267,7 @@ func TestFallocAndFtruncate(t *testing.T) {
 		}
 	}
 
-	ft, _ := newFtruncate(EngineConfig{})
+	ft, _ := newFtruncate(Config{})
 	u := &IOUnit{Op: OpWrite, FD: fd, Offset: 12288, Buf: buf[:4096]}
 	if ft.Queue(u); u.Err != 0 || u.Result != 4096 {
 		t.Fatalf("ftruncate write: %v", u.Err)
@@ -285,7 +285,7 @@ func TestFallocAndFtruncate(t *testing.T) {
 // reports EFAULT instead of crashing past the end of a shrunk file.
 func TestMmapEngine(t *testing.T) {
 	_, path, content := syncTFile(t, 64<<10)
-	eng, err := newMmap(EngineConfig{Files: 1, RW: jobspec.RWReadWrite})
+	eng, err := newMmap(Config{Files: 1, RW: jobspec.RWReadWrite})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,10 +334,10 @@ func TestMmapEngine(t *testing.T) {
 // took (qsort, as fio 3.33: its qsort units take tens of ms with
 // cpuchunks=1000 as with 100000).
 func TestCPUIO(t *testing.T) {
-	if _, err := newCPUIO(EngineConfig{}); err != errCPULoad {
+	if _, err := newCPUIO(Config{}); err != errCPULoad {
 		t.Errorf("no cpuload: %v", err)
 	}
-	eng, err := newCPUIO(EngineConfig{Options: map[string]string{"cpuload": "25", "cpuchunks": "2000"}})
+	eng, err := newCPUIO(Config{Options: map[string]string{"cpuload": "25", "cpuchunks": "2000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestCPUIO(t *testing.T) {
 	if u.Err != 0 {
 		t.Errorf("cpuio unit failed: %v", u.Err)
 	}
-	eng, err = newCPUIO(EngineConfig{Options: map[string]string{"cpuload": "25", "cpuchunks": "1", "cpumode": "qsort"}})
+	eng, err = newCPUIO(Config{Options: map[string]string{"cpuload": "25", "cpuchunks": "1", "cpumode": "qsort"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestCPUIO(t *testing.T) {
 		t.Errorf("qsort ThinkTime = %v; want 75/25 of the unit's duration (%v)", got, d)
 	}
 	for _, bad := range []map[string]string{{"cpuload": "101"}, {"cpuload": "50", "cpumode": "spin"}, {"cpuload": "50", "exit_on_io_done": "1"}} {
-		if _, err := newCPUIO(EngineConfig{Options: bad}); err == nil {
+		if _, err := newCPUIO(Config{Options: bad}); err == nil {
 			t.Errorf("newCPUIO(%v) accepted", bad)
 		}
 	}
@@ -395,14 +395,3 @@ func TestPosixaioReadVerify(t *testing.T) { asyncTReadVerify(t, newPosixaio, 8, 
 func TestPosixaioWriteRead(t *testing.T)  { asyncTWriteRead(t, newPosixaio, 4, false, nil) }
 func TestPosixaioErrors(t *testing.T)     { asyncTErrors(t, newPosixaio) }
 func TestPosixaioSmallReap(t *testing.T)  { asyncTSmallReap(t, newPosixaio) }
-
-// The 64-bit Tausworthe generator stays in range.
-func TestGenerators(t *testing.T) {
-	var g taus258
-	g.seed(7)
-	for i := 0; i < 1000; i++ {
-		if v := g.below(1000); v >= 1000 {
-			t.Fatalf("taus258.below(1000) = %d", v)
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The system calls of the I/O loop: the data transfers of the sync
 // family, io_submit(2), io_getevents(2) and io_uring_enter(2).
@@ -19,7 +19,7 @@ package runner
 // runtime's preemption signal (EINTR, which their callers handle); a
 // transfer to a local device ends when the device answers. A transfer on
 // a network or FUSE file system may wait without bound when its server
-// stops answering, so jobs with such files (EngineConfig.MayHang) make
+// stops answering, so jobs with such files (Config.MayHang) make
 // their transfers and io_submit calls through the scheduler: a hung
 // server then stalls only its job, and gofio still stops on a signal.
 //
@@ -88,9 +88,9 @@ var hangProneFS = map[int64]bool{
 	unix.OCFS2_SUPER_MAGIC: true,
 }
 
-// onHangProneFS reports whether path, or the directory it would be
+// OnHangProneFS reports whether path, or the directory it would be
 // created in, is on a file system in hangProneFS.
-func onHangProneFS(path string) bool {
+func OnHangProneFS(path string) bool {
 	var st unix.Statfs_t
 	for p := path; ; {
 		if unix.Statfs(p, &st) == nil {

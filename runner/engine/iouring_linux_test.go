@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64le)
 
-package runner
+package engine
 
 // The io_uring tests skip (with a note) when io_uring_setup fails with
 // ENOSYS or EPERM, as it does under container seccomp profiles or with
@@ -119,7 +119,7 @@ func TestIOUringAllocs(t *testing.T) {
 func TestIOUringFixedBufsMovedBuffer(t *testing.T) {
 	fd, content := asyncTFile(t, 64<<10, false)
 	units := asyncTUnits(t, 2, 4096)
-	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 2, Units: units, Options: map[string]string{"fixedbufs": "1"}})
+	eng := asyncTEngine(t, newIOUring, Config{IODepth: 2, Units: units, Options: map[string]string{"fixedbufs": "1"}})
 	units[1].Buf = asyncTBuf(t, 8192)[4096:]
 	asyncTDrive(t, eng, units, 40, func(i int, u *IOUnit) {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%16*4096)
@@ -135,7 +135,7 @@ func TestIOUringFixedBufsMovedBuffer(t *testing.T) {
 func TestIOUringHipri(t *testing.T) {
 	fd, content := asyncTFile(t, 64<<10, true)
 	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 4, Units: units, Direct: true, Options: map[string]string{"hipri": "1"}})
+	eng := asyncTEngine(t, newIOUring, Config{IODepth: 4, Units: units, Direct: true, Options: map[string]string{"hipri": "1"}})
 	asyncTDrive(t, eng, units, 16, func(i int, u *IOUnit) {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i*4096)
 	}, func(u *IOUnit) {
@@ -154,7 +154,7 @@ func TestIOUringHipri(t *testing.T) {
 func TestIOUringNowait(t *testing.T) {
 	fd, content := asyncTFile(t, 1<<20, false)
 	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newIOUring, EngineConfig{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
+	eng := asyncTEngine(t, newIOUring, Config{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
 	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
 	}, func(u *IOUnit) {
@@ -179,7 +179,7 @@ func TestIOUringRejectedOptions(t *testing.T) {
 		{map[string]string{"userspace_reap": "1"}, "io_uring: option userspace_reap is not supported"},
 		{map[string]string{"force_async": "x"}, "io_uring: option force_async: bad integer"},
 	} {
-		_, err := newIOUring(EngineConfig{IODepth: 1, Options: c.opts})
+		_, err := newIOUring(Config{IODepth: 1, Options: c.opts})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("options %v: error %v, want %q", c.opts, err, c.want)
 		}

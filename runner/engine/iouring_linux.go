@@ -1,4 +1,4 @@
-package runner
+package engine
 
 // The io_uring engine, over raw io_uring_setup/enter/register system
 // calls and rings mapped with mmap (no liburing).
@@ -15,10 +15,11 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
 )
 
-var iouringEngine = EngineInfo{Name: "io_uring", New: newIOUring}
+var iouringEngine = Info{Name: "io_uring", New: newIOUring}
 
 // uringEngine is one job's ring.
 type uringEngine struct {
@@ -43,7 +44,7 @@ type uringEngine struct {
 }
 
 // newIOUring builds an io_uring engine for one job.
-func newIOUring(cfg EngineConfig) (Engine, error) {
+func newIOUring(cfg Config) (Engine, error) {
 	e := &uringEngine{units: cfg.Units, depth: cfg.IODepth}
 	if e.depth < 1 {
 		e.depth = 1
@@ -115,7 +116,7 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 			return nil, fmt.Errorf("io_uring: io_uring_setup: %w (io_uring unavailable: kernel without it, "+
 				"kernel.io_uring_disabled set, or blocked by a seccomp filter)", err)
 		}
-		return nil, &queueInitError{errno: errno(err), err: fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)}
+		return nil, &QueueInitError{errno: errno.Of(err), err: fmt.Errorf("io_uring: io_uring_setup(%d): %w", e.depth, err)}
 	}
 	e.ring = ring
 	switch {
@@ -246,7 +247,7 @@ func (e *uringEngine) Queue(u *IOUnit) Status {
 	return Queued
 }
 
-// Prios returns the I/O priorities the cmdprio options give (prioStater).
+// Prios returns the I/O priorities the cmdprio options give (PrioStater).
 func (e *uringEngine) Prios() ([2][]uint16, bool) { return e.prio.prios() }
 
 // waitSQ waits for a free SQ slot and reports whether there is one. With

@@ -1,0 +1,66 @@
+package rng
+
+// Stream is one of fio's random streams: Taus88 (32-bit) or, with use64,
+// Taus258.
+type Stream struct {
+	use64 bool
+	s32   Taus88
+	s64   Taus258
+}
+
+// Seed seeds the stream (a 32-bit stream takes the seed's low 32 bits).
+func (f *Stream) Seed(seed uint64, use64 bool) {
+	f.use64 = use64
+	if use64 {
+		f.s64.Seed(seed)
+	} else {
+		f.s32.Seed(seed)
+	}
+}
+
+// Next returns the next draw.
+func (f *Stream) Next() uint64 {
+	if f.use64 {
+		return f.s64.Next()
+	}
+	return uint64(f.s32.Next())
+}
+
+// RandMax is the largest draw.
+func (f *Stream) RandMax() uint64 {
+	if f.use64 {
+		return ^uint64(0)
+	}
+	return 1<<32 - 1
+}
+
+// Span is RandMax + 1 as a double.
+func (f *Stream) Span() float64 {
+	if f.use64 {
+		return 18446744073709551616.0
+	}
+	return 4294967296.0
+}
+
+// Scale draws a value in [0, n) as fio scales a draw:
+// trunc(n · (r / (rand_max + 1.0))) in double precision.
+func (f *Stream) Scale(n uint64) uint64 {
+	return uint64(float64(n) * (float64(f.Next()) / f.Span()))
+}
+
+// Between draws a value in [a, b], both included, as fio does.
+func (f *Stream) Between(a, b uint64) uint64 {
+	e := b - a + 1
+	if !f.use64 {
+		e = uint64(uint32(e))
+	}
+	return a + f.Scale(e)
+}
+
+// NextSeed draws a seed for buffer contents and verify headers: the
+// product of two draws.
+func (f *Stream) NextSeed() uint64 {
+	r1 := f.Next()
+	r2 := f.Next()
+	return r1 * r2
+}
