@@ -475,7 +475,6 @@ func fioFillRandom(b []byte, seed uint64) {
 	}
 }
 
-
 // scramble changes 8 bytes of every 512 of b with a write counter.
 func scramble(b []byte, n uint64) {
 	v := n * 0x9e3779b97f4a7c15

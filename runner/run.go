@@ -18,8 +18,8 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
-	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
-	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/stats"
 )
 
