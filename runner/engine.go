@@ -117,8 +117,10 @@ type EngineConfig struct {
 	Units []*IOUnit
 	// Direct tells whether the files were opened with O_DIRECT.
 	Direct bool
-	// Options holds the engine's private options (name → raw value).
-	Options map[string]string
+	// Options holds the values of the engine's private options.
+	Options jobspec.IOEngineOptions
+	// Job is the job's name, for messages.
+	Job string
 	// Files is the number of files of the job (IOUnit.File indexes them).
 	Files int
 	// Seed seeds whatever the engine draws at random (hipri_percentage).

@@ -13,10 +13,7 @@ package runner
 // reports EFAULT instead of crashing.
 
 import (
-	"fmt"
 	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -65,16 +62,7 @@ func newMmap(cfg EngineConfig) (Engine, error) {
 	case cfg.RW.Random():
 		e.advice = unix.MADV_RANDOM
 	}
-	for name, val := range cfg.Options {
-		if name != "thp" {
-			return nil, fmt.Errorf("mmap: option %s is not supported", name)
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(val))
-		if err != nil {
-			return nil, fmt.Errorf("mmap: option thp: bad integer value %q", val)
-		}
-		e.thp = n != 0
-	}
+	e.thp = cfg.Options.THP != 0
 	return e, nil
 }
 
