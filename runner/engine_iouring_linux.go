@@ -59,9 +59,9 @@ func newIOUring(cfg EngineConfig) (Engine, error) {
 	// every run.
 	switch {
 	case o.RegisterFiles:
-		return nil, fmt.Errorf("io_uring: option registerfiles is not supported yet")
+		return nil, errors.New("io_uring: option registerfiles is not supported yet")
 	case o.Uncached != 0:
-		return nil, fmt.Errorf("io_uring: option uncached is not supported yet")
+		return nil, errors.New("io_uring: option uncached is not supported yet")
 	}
 	prio, err := newCmdPrio("io_uring", cfg)
 	if err != nil {
