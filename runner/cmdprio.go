@@ -9,7 +9,7 @@ package runner
 // priority. The runner keeps per-priority latency statistics for the job
 // when an engine reports cmdprio in use (prioStater).
 
-import "fmt"
+import "golang.org/x/sys/unix"
 
 // ioprioClassRT is the realtime class, the "highest priority class" fio's
 // manual says cmdprio_class defaults to.
@@ -71,12 +71,16 @@ func (c *cmdPrio) prios() (out [2][]uint16, ok bool) {
 // when the engine starts fails here with fio's lines.
 func newCmdPrio(engine string, cfg EngineConfig) (*cmdPrio, error) {
 	o := &cfg.Options.CmdPrio
-	initFailed := "fio: io engine " + engine + " init failed."
+	// fio 3.33 fails the engine's init function with EINVAL.
+	fail := func(msg string) error {
+		fn := map[string]string{"libaio": "fio_libaio_init", "io_uring": "fio_ioring_init"}[engine]
+		return &setupError{errno: unix.EINVAL, fn: fn, msg: msg + "\nfio: io engine " + engine + " init failed."}
+	}
 	if o.BSSplitGiven && (o.Percentage[0] != 0 || o.Percentage[1] != 0) {
-		return nil, fmt.Errorf("%s: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\n%s", cfg.Job, initFailed)
+		return nil, fail(cfg.Job + ": cmdprio_percentage and cmdprio_bssplit options are mutually exclusive")
 	}
 	if msg := o.SplitError([2]bool{cfg.RW.Reads(), cfg.RW.Writes()}); msg != "" {
-		return nil, fmt.Errorf("%s\n%s", msg, initFailed)
+		return nil, fail(msg)
 	}
 	c := &cmdPrio{rng: cfg.Seed ^ 0x636d647072696f}
 	split := false

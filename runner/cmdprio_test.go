@@ -19,6 +19,7 @@ func engineOpts(tb testing.TB, engine string, opts ...string) jobspec.IOEngineOp
 
 func TestCmdPrioOptions(t *testing.T) {
 	const rt0, be3, idle1 = 1 << 13, 2<<13 | 3, 3<<13 | 1
+	const initFailed = "fio: pid=0, err=22/file:filesetup.c, func=fio_libaio_init, error=Invalid argument"
 	for _, c := range []struct {
 		opts    []string
 		off     bool
@@ -44,11 +45,11 @@ func TestCmdPrioOptions(t *testing.T) {
 		{opts: []string{"cmdprio_bssplit=4k/150"}, prios: [2][]uint16{{rt0}, {rt0}}},
 		// fio 3.33's messages when the engine starts.
 		{opts: []string{"cmdprio_bssplit=4k/50/1"},
-			wantErr: "fio: invalid cmdprio_bssplit format\nfio: failed to parse cmdprio_bssplit entry\nfio: io engine libaio init failed."},
+			wantErr: "fio: invalid cmdprio_bssplit format\nfio: failed to parse cmdprio_bssplit entry\nfio: io engine libaio init failed.\n" + initFailed},
 		{opts: []string{"cmdprio_bssplit=4k/60:4k/50"},
-			wantErr: "fio: cmdprio_bssplit total percentage for bs: 4096 exceeds 100\nfio: io engine libaio init failed."},
+			wantErr: "fio: cmdprio_bssplit total percentage for bs: 4096 exceeds 100\nfio: io engine libaio init failed.\n" + initFailed},
 		{opts: []string{"cmdprio_bssplit=4k/0", "cmdprio_percentage=5"},
-			wantErr: "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine libaio init failed."},
+			wantErr: "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine libaio init failed.\n" + initFailed},
 	} {
 		cfg := EngineConfig{Options: engineOpts(t, "libaio", c.opts...), Seed: 1, RW: jobspec.RWRandRW, Job: "x"}
 		c2, err := newCmdPrio("libaio", cfg)

@@ -173,7 +173,8 @@ func TestIOUringRejectedOptions(t *testing.T) {
 		want string
 	}{
 		{[]string{"registerfiles=1"}, "io_uring: option registerfiles is not supported yet"},
-		{[]string{"cmdprio_percentage=10", "cmdprio_bssplit=4k/10"}, "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine io_uring init failed."},
+		{[]string{"cmdprio_percentage=10", "cmdprio_bssplit=4k/10"}, "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine io_uring init failed.\n" +
+			"fio: pid=0, err=22/file:filesetup.c, func=fio_ioring_init, error=Invalid argument"},
 		{[]string{"uncached=1"}, "io_uring: option uncached is not supported yet"},
 		// Several: always the first in a fixed order.
 		{[]string{"uncached=1", "registerfiles"}, "io_uring: option registerfiles is not supported yet"},
