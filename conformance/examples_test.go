@@ -208,6 +208,10 @@ func TestFailures(t *testing.T) {
 		{"ftruncate read", "--name=ft --ioengine=ftruncate --filesize=64k"},
 		// fio's RWF_UNCACHED is 0x40, which buffered I/O refuses today.
 		{"pvsync2 uncached", "--name=un --ioengine=pvsync2 --uncached=1 --filesize=64k --rw=write"},
+		// cmdprio_bssplit is read when the engine starts (fio's lines).
+		{"io_uring cmdprio_bssplit format", "--name=cb --ioengine=io_uring --cmdprio_bssplit=4k/50/1 --filesize=64k"},
+		{"libaio cmdprio_bssplit total", "--name=cb --ioengine=libaio --cmdprio_bssplit=4k/60:4k/50 --filesize=64k --rw=randrw"},
+		{"libaio cmdprio exclusive", "--name=cb --ioengine=libaio --cmdprio_percentage=50 --cmdprio_bssplit=4k/10 --filesize=64k"},
 		// cpuio needs cpuload.
 		{"cpuio without cpuload", "--name=cp --ioengine=cpuio --runtime=1 --time_based"},
 		// allow_file_create=0 and no file.

@@ -197,6 +197,10 @@ var badInputs = []badInput{
 	{args: []string{"--name=a", "--nice=-21"}},                                                // both pieces of a negative number checked
 	{args: []string{"--name=a", "--ioengine=foo"}},                                            // engine fio cannot load
 	{args: []string{"--name=a", "--ioengine=psync", "--hipri"}},                               // option of another engine
+	{args: []string{"--name=a", "--ioengine=io_uring", "--hipri=abc"}},                        // engine flag not a number
+	{args: []string{"--name=a", "--ioengine=cpuio", "--cpumode=foo"}},                         // engine choice: valid values on stdout
+	{args: []string{"--name=a", "--ioengine=filestat", "--stat_type=fstat"}},                  // engine choice
+	{args: []string{"--name=a", "--ioengine=pvsync2", "--hipri_percentage=101"}},              // engine int out of range
 	{args: []string{"--ioengine=libaio", "--name=a", "--ioengine=psync", "--userspace_reap"}}, // engine switched back
 	{args: []string{"--name=a", "--ioengine=libaio", "--cmdprio=9"}},                          // engine option out of range
 	{args: []string{"--name=a", "--rwmixcycle=3"}},                                            // deprecated option

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestIntSettersKeepRowBounds sets every integer option (general and
-// profile) that gofio honours to values at and just past the bounds of its
+// TestIntSettersKeepRowBounds sets every integer option (general, profile
+// and engine) that gofio honours to values at and just past the bounds of its
 // row, and to a large value where the row has no maximum: a value the row
 // admits must be stored, one it refuses must leave the job as it was. The
 // setters take their bounds from the row, so --cmdhelp's range, fio's
@@ -63,6 +63,17 @@ func TestIntSettersKeepRowBounds(t *testing.T) {
 	}
 	for i := range profileOptions {
 		check(&profileOptions[i])
+	}
+	for _, e := range fioEngines {
+		for i := range e.Options {
+			o := &e.Options[i]
+			j := defaults()
+			o.Set(j, "1")
+			if len(j.EngineOptions.Other) > 0 {
+				continue // an engine gofio cannot run: kept as written
+			}
+			check(o)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package jobspec
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -210,11 +211,12 @@ func TestEngineOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, s.stderr.String())
 	}
-	if got := p.Jobs[0].EngineOptions; got["userspace_reap"] != "" || got["cmdprio"] != "3" || len(got) != 2 {
-		t.Errorf("a: engine options %v", got)
+	if got := p.Jobs[0].EngineOptions; !got.UserspaceReap || got.CmdPrio.Level != [2]int{3, 3} ||
+		!got.Given("userspace_reap") || !got.Given("cmdprio") || got.Given("nowait") {
+		t.Errorf("a: engine options %+v", got)
 	}
-	if got := p.Jobs[1].EngineOptions; len(got) != 0 {
-		t.Errorf("b: engine options %v; want none", got)
+	if got := p.Jobs[1].EngineOptions; !reflect.DeepEqual(got, defaultIOEngineOptions()) {
+		t.Errorf("b: engine options %+v; want none", got)
 	}
 }
 

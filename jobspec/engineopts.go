@@ -8,7 +8,9 @@ import "strings"
 // only once its ioengine is that engine; they are applied after all
 // general options of a section. gofio knows the options of every engine
 // fio knows, so that job files parse as they do with fio; which engines
-// gofio can run is the runner's registry.
+// gofio can run is the runner's registry. Each row's setter stores the
+// value in Job.EngineOptions (engineval.go); rows of engines gofio cannot
+// run yet keep their values as written there.
 
 // engineTable is one ioengine and its private options.
 type engineTable struct {
@@ -73,6 +75,15 @@ func initEngines() {
 				o.Engine = e.Name
 			}
 			o.lim = parseLimits(o.Range)
+			if l, dup := engineLimits[o.Name]; dup && l != o.lim {
+				panic("jobspec: engine options called " + o.Name + " have different bounds")
+			}
+			engineLimits[o.Name] = o.lim
+			if o.Set == nil {
+				// An engine gofio cannot run yet: the value is
+				// checked by the row and kept as written.
+				o.Set = setOtherEngineOption(o.Name)
+			}
 		}
 	}
 }
@@ -115,23 +126,23 @@ var fioEngines = []engineTable{
 
 // cpuioOptions are the private options of the cpuio engine.
 var cpuioOptions = []Option{
-	{Name: "cpuload", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use this percentage of CPU"},
-	{Name: "cpuchunks", Kind: KindInt, Type: "integer value (opt=100)", Default: "50000", Help: "Length of the CPU burn cycles (usecs)", Parent: "cpuload"},
-	{Name: "cpumode", Kind: KindChoice, Type: "string (opt=bla)", Default: "noop", Help: "Stress mode", Choices: []Choice{{"noop", "NOOP instructions"}, {"qsort", "QSORT computation"}}},
-	{Name: "exit_on_io_done", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Exit when IO threads finish"},
+	{Name: "cpuload", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use this percentage of CPU", Set: setEngineInt("cpuload", func(o *IOEngineOptions) *int { return &o.CPULoad })},
+	{Name: "cpuchunks", Kind: KindInt, Type: "integer value (opt=100)", Default: "50000", Help: "Length of the CPU burn cycles (usecs)", Parent: "cpuload", Set: setEngineInt("cpuchunks", func(o *IOEngineOptions) *int { return &o.CPUChunks })},
+	{Name: "cpumode", Kind: KindChoice, Type: "string (opt=bla)", Default: "noop", Help: "Stress mode", Choices: []Choice{{"noop", "NOOP instructions"}, {"qsort", "QSORT computation"}}, Set: setCPUMode},
+	{Name: "exit_on_io_done", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Exit when IO threads finish", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.ExitOnIODone })},
 }
 
 // mmapOptions are the private options of the mmap engine.
 var mmapOptions = []Option{
-	{Name: "thp", Kind: KindInt, Type: "integer value (opt=100)", Help: "Memory Advise Huge Page"},
+	{Name: "thp", Kind: KindInt, Type: "integer value (opt=100)", Help: "Memory Advise Huge Page", Set: setEngineInt("thp", func(o *IOEngineOptions) *int { return &o.THP })},
 }
 
 // pvsync2Options are the private options of the pvsync2 engine.
 var pvsync2Options = []Option{
-	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Set RWF_HIPRI for pwritev2/preadv2"},
-	{Name: "hipri_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "100", Range: "min=0, max=100", Help: "Probabilistically set RWF_HIPRI for pwritev2/preadv2"},
-	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes"},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for pwritev2/preadv2"},
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Set RWF_HIPRI for pwritev2/preadv2", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.HiPri })},
+	{Name: "hipri_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "100", Range: "min=0, max=100", Help: "Probabilistically set RWF_HIPRI for pwritev2/preadv2", Set: setEngineInt("hipri_percentage", func(o *IOEngineOptions) *int { return &o.HiPriPercentage })},
+	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes", Set: setEngineInt("uncached", func(o *IOEngineOptions) *int { return &o.Uncached })},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for pwritev2/preadv2", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
 }
 
 // netOptions are the private options of the net engine.
@@ -150,7 +161,7 @@ var netOptions = []Option{
 
 // filestatOptions are the private options of the filestat engine.
 var filestatOptions = []Option{
-	{Name: "stat_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "stat", Help: "Specify stat system call type to measure lookup/getattr performance", Choices: []Choice{{"stat", "Use stat(2)"}, {"lstat", "Use lstat(2)"}, {"statx", "Use statx(2) if exists"}}},
+	{Name: "stat_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "stat", Help: "Specify stat system call type to measure lookup/getattr performance", Choices: []Choice{{"stat", "Use stat(2)"}, {"lstat", "Use lstat(2)"}, {"statx", "Use statx(2) if exists"}}, Set: setStatType},
 }
 
 // execOptions are the private options of the exec engine.
@@ -190,20 +201,20 @@ var sgOptions = []Option{
 
 // ioUringOptions are the private options of the io_uring engine.
 var ioUringOptions = []Option{
-	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions"},
-	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time"},
-	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class"},
-	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level"},
-	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes"},
-	{Name: "fixedbufs", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre map IO buffers"},
-	{Name: "registerfiles", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre-open/register files"},
-	{Name: "sqthread_poll", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Offload submission/completion to kernel thread"},
-	{Name: "sqthread_poll_cpu", Kind: KindInt, Type: "integer value (opt=100)", Help: "What CPU to run SQ thread polling on"},
-	{Name: "nonvectored", Kind: KindInt, Type: "integer value (opt=100)", Default: "-1", Help: "Use non-vectored read/write commands"},
-	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes"},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use RWF_NOWAIT for reads/writes"},
-	{Name: "force_async", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set IOSQE_ASYNC every N requests"},
-	{Name: "cmd_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "nvme", Help: "Specify uring-cmd type", Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}}},
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.HiPri })},
+	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time", Set: setEngineIntRW("cmdprio_percentage", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Percentage })},
+	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class", Set: setEngineIntRW("cmdprio_class", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Class })},
+	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level", Set: setEngineIntRW("cmdprio", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Level })},
+	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes", Set: setCmdPrioBSSplit},
+	{Name: "fixedbufs", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre map IO buffers", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.FixedBufs })},
+	{Name: "registerfiles", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Pre-open/register files", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.RegisterFiles })},
+	{Name: "sqthread_poll", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Offload submission/completion to kernel thread", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.SQThreadPoll })},
+	{Name: "sqthread_poll_cpu", Kind: KindInt, Type: "integer value (opt=100)", Help: "What CPU to run SQ thread polling on", Set: setEngineInt("sqthread_poll_cpu", func(o *IOEngineOptions) *int { return &o.SQThreadPollCPU })},
+	{Name: "nonvectored", Kind: KindInt, Type: "integer value (opt=100)", Default: "-1", Help: "Use non-vectored read/write commands", Set: setEngineInt("nonvectored", func(o *IOEngineOptions) *int { return &o.NonVectored })},
+	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes", Set: setEngineInt("uncached", func(o *IOEngineOptions) *int { return &o.Uncached })},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use RWF_NOWAIT for reads/writes", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
+	{Name: "force_async", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set IOSQE_ASYNC every N requests", Set: setEngineInt("force_async", func(o *IOEngineOptions) *int { return &o.ForceAsync })},
+	{Name: "cmd_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "nvme", Help: "Specify uring-cmd type", Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}}, Set: setCmdType},
 }
 
 // nbdOptions are the private options of the nbd engine.
@@ -213,12 +224,12 @@ var nbdOptions = []Option{
 
 // libaioOptions are the private options of the libaio engine.
 var libaioOptions = []Option{
-	{Name: "userspace_reap", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use alternative user-space reap implementation"},
-	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time"},
-	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class"},
-	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level"},
-	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes"},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for reads/writes"},
+	{Name: "userspace_reap", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use alternative user-space reap implementation", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.UserspaceReap })},
+	{Name: "cmdprio_percentage", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=100", Help: "Send high priority I/O this percentage of the time", Set: setEngineIntRW("cmdprio_percentage", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Percentage })},
+	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class", Set: setEngineIntRW("cmdprio_class", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Class })},
+	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level", Set: setEngineIntRW("cmdprio", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Level })},
+	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes", Set: setCmdPrioBSSplit},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for reads/writes", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
 }
 
 // rdmaOptions are the private options of the rdma engine.

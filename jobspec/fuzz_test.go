@@ -129,7 +129,7 @@ func FuzzReadValue(f *testing.F) {
 			t.Fatalf("%s=%q read twice differently", o.Name, value)
 		}
 		misread(o, o.Name, value, has, 1024)
-		if ok1 && o.Set != nil && o.Engine == "" {
+		if ok1 && o.Set != nil {
 			o.Set(defaults(), value)
 		}
 	})

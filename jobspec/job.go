@@ -160,8 +160,9 @@ type Job struct {
 	SignificantFigures   int
 	UnifiedRWReporting   int
 
-	// EngineOptions are options private to the job's ioengine, raw.
-	EngineOptions map[string]string
+	// EngineOptions are the values of the options private to the job's
+	// ioengine (engineval.go).
+	EngineOptions IOEngineOptions
 
 	// IOOptions: block size ranges, offsets, buffers, file handling.
 	IOOptions
@@ -247,7 +248,7 @@ func defaults() *Job {
 		IOPSAvgTime:             500,
 		KBBase:                  1024,
 		SignificantFigures:      4,
-		EngineOptions:           map[string]string{},
+		EngineOptions:           defaultIOEngineOptions(),
 		IOOptions:               defaultIOOptions(),
 		Limits:                  defaultLimits(),
 		Steady:                  defaultSteadyOptions(),
@@ -269,9 +270,6 @@ func (j *Job) clone() *Job {
 	c.Unsupported = append([]error(nil), j.Unsupported...)
 	c.IOOptions = j.IOOptions.clone()
 	c.ThreadOptions = j.ThreadOptions.clone()
-	c.EngineOptions = make(map[string]string, len(j.EngineOptions))
-	for k, v := range j.EngineOptions {
-		c.EngineOptions[k] = v
-	}
+	c.EngineOptions = j.EngineOptions.clone()
 	return &c
 }

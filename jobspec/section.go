@@ -211,7 +211,9 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 	}
 	switch {
 	case def.Engine != "":
-		j.EngineOptions[def.Name] = o.Value
+		if err := setEngineOption(j, def, o.Value); err != nil {
+			j.Unsupported = append(j.Unsupported, &UnsupportedError{Option: def.Name, Value: o.Value})
+		}
 		return true
 	case def.Profile != "":
 		return true
@@ -221,7 +223,7 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 			return false
 		}
 		if now, _ := ResolveEngine(j.IOEngine); now != old {
-			clear(j.EngineOptions) // fio drops the old engine's options
+			j.EngineOptions = defaultIOEngineOptions() // fio drops the old engine's options
 		}
 		return true
 	case def.Kind == KindSoftDeprecated:

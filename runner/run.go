@@ -331,6 +331,10 @@ func (t *task) fail(err error) {
 		t.err, t.errFn, t.errMsg = se.errno, se.fn, se.Error()
 		return
 	}
+	if ie, ok := err.(*engine.InitError); ok {
+		t.err, t.errFn, t.errMsg = ie.Errno, ie.Fn, ie.Error()
+		return
+	}
 	t.err, t.errFn, t.errMsg = unix.EINVAL, "setup", err.Error()
 }
 

@@ -160,7 +160,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		Job: j.Name, Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang})
 	if err != nil {
 		w.release()
@@ -499,6 +499,10 @@ func (w *worker) endFsyncFailed(f *jobFile, e unix.Errno) {
 func (w *worker) setupFailed(err error) {
 	if se, ok := err.(*setupError); ok {
 		w.fail(se.errno, se.fn)
+		return
+	}
+	if ie, ok := err.(*engine.InitError); ok {
+		w.fail(ie.Errno, ie.Fn)
 		return
 	}
 	w.fail(unix.EIO, "setup")

@@ -9,11 +9,7 @@ package engine
 // priority. The runner keeps per-priority latency statistics for the job
 // when an engine reports cmdprio in use (PrioStater).
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "golang.org/x/sys/unix"
 
 // ioprioClassRT is the realtime class, the "highest priority class" fio's
 // manual says cmdprio_class defaults to.
@@ -69,60 +65,44 @@ func (c *cmdPrio) prios() (out [2][]uint16, ok bool) {
 	return out, true
 }
 
-// isCmdPrioOption reports whether name is one of the cmdprio options.
-func isCmdPrioOption(name string) bool {
-	switch name {
-	case "cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit":
-		return true
+// newCmdPrio builds the priority picker from the job's cmdprio options
+// (read by jobspec), or returns nil when neither cmdprio_percentage nor
+// cmdprio_bssplit asks for prioritised I/Os. A cmdprio_bssplit fio refuses
+// when the engine starts fails here with fio's lines.
+func newCmdPrio(engine string, cfg Config) (*cmdPrio, error) {
+	o := &cfg.Options.CmdPrio
+	// fio 3.33 fails the engine's init function with EINVAL.
+	fail := func(msg string) error {
+		fn := map[string]string{"libaio": "fio_libaio_init", "io_uring": "fio_ioring_init"}[engine]
+		return &InitError{Errno: unix.EINVAL, Fn: fn, Msg: msg + "\nfio: io engine " + engine + " init failed."}
 	}
-	return false
-}
-
-// newCmdPrio builds the priority picker from the engine options opts, or
-// returns nil when neither cmdprio_percentage nor cmdprio_bssplit asks for
-// prioritised I/Os.
-func newCmdPrio(engine string, opts map[string]string, seed uint64) (*cmdPrio, error) {
-	c := &cmdPrio{rng: seed ^ 0x636d647072696f}
-	class := [2]int{ioprioClassRT, ioprioClassRT}
-	level := [2]int{0, 0}
-	var err error
-	if v, ok := opts["cmdprio_percentage"]; ok {
-		if c.pct, err = cmdPrioInts(engine, "cmdprio_percentage", v, 0, 100); err != nil {
-			return nil, err
-		}
+	if o.BSSplitGiven && (o.Percentage[0] != 0 || o.Percentage[1] != 0) {
+		return nil, fail(cfg.Job + ": cmdprio_percentage and cmdprio_bssplit options are mutually exclusive")
 	}
-	if v, ok := opts["cmdprio_class"]; ok {
-		if class, err = cmdPrioInts(engine, "cmdprio_class", v, 1, 3); err != nil {
-			return nil, err
-		}
+	if msg := o.SplitError([2]bool{cfg.RW.Reads(), cfg.RW.Writes()}); msg != "" {
+		return nil, fail(msg)
 	}
-	if v, ok := opts["cmdprio"]; ok {
-		if level, err = cmdPrioInts(engine, "cmdprio", v, 0, 7); err != nil {
-			return nil, err
-		}
-	}
-	for d := range 2 {
-		c.ioprio[d] = ioprioValue(class[d], level[d])
-	}
+	c := &cmdPrio{rng: cfg.Seed ^ 0x636d647072696f}
 	split := false
-	if v, ok := opts["cmdprio_bssplit"]; ok && strings.TrimSpace(v) != "" {
-		parts := strings.Split(v, ",")
-		if len(parts) > 3 {
-			return nil, fmt.Errorf("%s: cmdprio_bssplit: too many values in %q", engine, v)
+	for d := range 2 {
+		class := o.Class[d]
+		if class == 0 {
+			class = ioprioClassRT
 		}
-		for d := range 2 {
-			p := parts[0]
-			if d < len(parts) {
-				p = parts[d]
-			}
-			if c.split[d], err = parseCmdPrioSplit(p, c.ioprio[d]); err != nil {
-				return nil, fmt.Errorf("%s: cmdprio_bssplit: %w", engine, err)
-			}
-			split = split || len(c.split[d]) > 0
+		c.pct[d] = o.Percentage[d]
+		c.ioprio[d] = ioprioValue(class, o.Level[d])
+		if !o.BSSplitGiven {
+			continue
 		}
-	}
-	if split && (c.pct[0] != 0 || c.pct[1] != 0) {
-		return nil, fmt.Errorf("cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine %s init failed.", engine)
+		c.split[d] = []cmdPrioSplit{}
+		for _, e := range o.BSSplit[d] {
+			sp := cmdPrioSplit{bs: e.BS, pct: e.Percent, ioprio: c.ioprio[d]}
+			if e.HasPrio {
+				sp.ioprio = ioprioValue(e.Class, e.Level)
+			}
+			c.split[d] = append(c.split[d], sp)
+			split = true
+		}
 	}
 	if !split && c.pct[0] == 0 && c.pct[1] == 0 {
 		return nil, nil
@@ -132,93 +112,6 @@ func newCmdPrio(engine string, opts map[string]string, seed uint64) (*cmdPrio, e
 
 // ioprioValue is the ioprio_set(2) value of class and level.
 func ioprioValue(class, level int) uint16 { return uint16(class<<13 | level) }
-
-// cmdPrioInts parses "A" or "A,B" (reads, writes) within lo..hi; a single
-// value applies to both directions, as fio's manual says.
-func cmdPrioInts(engine, name, v string, lo, hi int) ([2]int, error) {
-	var out [2]int
-	parts := strings.Split(v, ",")
-	if len(parts) > 3 {
-		return out, fmt.Errorf("%s: option %s: too many values in %q", engine, name, v)
-	}
-	for d := range 2 {
-		p := parts[0]
-		if d < len(parts) {
-			p = parts[d]
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(p), 0, 32)
-		if err != nil {
-			return out, fmt.Errorf("%s: option %s: bad integer value %q", engine, name, p)
-		}
-		if int(n) < lo || int(n) > hi {
-			return out, fmt.Errorf("%s: option %s: value %d out of range (%d-%d)", engine, name, n, lo, hi)
-		}
-		out[d] = int(n)
-	}
-	return out, nil
-}
-
-// parseCmdPrioSplit parses one direction's "bs/pct[/class/level]:..."
-// list; entries without class and level take def (cmdprio_class and
-// cmdprio).
-func parseCmdPrioSplit(s string, def uint16) ([]cmdPrioSplit, error) {
-	var out []cmdPrioSplit
-	for ent := range strings.SplitSeq(s, ":") {
-		ent = strings.TrimSpace(ent)
-		if ent == "" {
-			continue
-		}
-		f := strings.Split(ent, "/")
-		if len(f) != 2 && len(f) != 4 {
-			return nil, fmt.Errorf("bad entry %q: want bs/percentage or bs/percentage/class/level", ent)
-		}
-		bs, err := parseCmdPrioSize(f[0])
-		if err != nil {
-			return nil, fmt.Errorf("bad entry %q: %w", ent, err)
-		}
-		pct, err := strconv.Atoi(strings.TrimSpace(f[1]))
-		if err != nil || pct < 0 || pct > 100 {
-			return nil, fmt.Errorf("bad entry %q: percentage must be 0-100", ent)
-		}
-		sp := cmdPrioSplit{bs: bs, pct: pct, ioprio: def}
-		if len(f) == 4 {
-			class, err1 := strconv.Atoi(strings.TrimSpace(f[2]))
-			level, err2 := strconv.Atoi(strings.TrimSpace(f[3]))
-			if err1 != nil || err2 != nil || class < 0 || class > 3 || level < 0 || level > 7 {
-				return nil, fmt.Errorf("bad entry %q: class must be 0-3 and level 0-7", ent)
-			}
-			sp.ioprio = ioprioValue(class, level)
-		}
-		out = append(out, sp)
-	}
-	return out, nil
-}
-
-// parseCmdPrioSize parses a block size with an optional k/m/g suffix
-// (powers of 1024, as bssplit takes them by default).
-func parseCmdPrioSize(s string) (uint64, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "b"), "i")
-	mult := uint64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'k':
-			mult = 1 << 10
-		case 'm':
-			mult = 1 << 20
-		case 'g':
-			mult = 1 << 30
-		}
-		if mult != 1 {
-			s = s[:n-1]
-		}
-	}
-	v, err := strconv.ParseUint(s, 0, 64)
-	if err != nil {
-		return 0, fmt.Errorf("bad block size %q", s)
-	}
-	return v * mult, nil
-}
 
 // draw returns a number in 0..99.
 func (c *cmdPrio) draw() int {

@@ -20,7 +20,7 @@ func TestCmdPrioEncoding(t *testing.T) {
 		{"100", 2<<13 | 3},
 		{"0", 0},
 	} {
-		opts := map[string]string{"cmdprio_percentage": c.pct, "cmdprio_class": "2", "cmdprio": "3"}
+		opts := engineOpts(t, "libaio", "cmdprio_percentage="+c.pct, "cmdprio_class=2", "cmdprio=3")
 
 		units := asyncTUnits(t, 1, 4096)
 		eng := asyncTEngine(t, newLibaio, Config{IODepth: 1, Units: units, Options: opts})

@@ -20,7 +20,7 @@ import (
 // write and a read of one block each complete with the whole block and no
 // error, and the read returns the bytes written.
 type contractSpec struct {
-	opts map[string]string // options the engine cannot be built without
+	opts []string // options the engine cannot be built without (name=value)
 	// noData, when set, says why the engine's units move no bytes: the
 	// file's and the buffer's contents are then not compared.
 	noData string
@@ -34,7 +34,7 @@ type contractSpec struct {
 // each with the reason. A newly registered engine is held to the full
 // contract until it is listed here.
 var contractSpecs = map[string]contractSpec{
-	"cpuio":      {opts: map[string]string{"cpuload": "50", "cpuchunks": "100"}, noData: "it burns CPU time (Info.NoIO)"},
+	"cpuio":      {opts: []string{"cpuload=50", "cpuchunks=100"}, noData: "it burns CPU time (Info.NoIO)"},
 	"null":       {noData: "it discards its units"},
 	"falloc":     {noData: "it allocates the block's space"},
 	"ftruncate":  {noData: "a write truncates the file at its offset; reads are refused as in fio 3.33", readErr: unix.EINVAL, readErrFn: "td_io_queue"},
@@ -60,7 +60,7 @@ func TestEngineContract(t *testing.T) {
 				depth = 1 // the runner caps a synchronous engine's depth at 1
 			}
 			units := asyncTUnits(t, 2, bs)
-			eng, err := info.New(Config{IODepth: depth, Units: units[:depth], Options: spec.opts, Files: 1, Seed: 1, RW: jobspec.RWReadWrite})
+			eng, err := info.New(Config{IODepth: depth, Units: units[:depth], Options: engineOpts(t, info.Name, spec.opts...), Files: 1, Seed: 1, RW: jobspec.RWReadWrite})
 			if err != nil {
 				if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 					t.Skipf("%s unavailable here (seccomp or old kernel?): %v", info.Name, err)

@@ -17,11 +17,10 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/rng"
+	"github.com/gofio/gofio/jobspec"
 )
 
 // Thinker is implemented by engines that pause between units: the runner
@@ -59,40 +58,13 @@ var (
 var errCPULoad = errors.New("fio: pid=0, err=22/file:engines/cpu.c, func=cpuio, error=cpu thread needs rate (cpuload=)\nfio: io engine cpuio init failed.")
 
 func newCPUIO(cfg Config) (Engine, error) {
-	e := &cpuEngine{chunk: 50000}
-	e.rng.Seed(cfg.Seed ^ 0xc9)
-	for name, val := range cfg.Options {
-		v := strings.TrimSpace(val)
-		switch name {
-		case "cpuload":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > 100 {
-				return nil, fmt.Errorf("cpuio: option cpuload: bad value %q (0-100)", val)
-			}
-			e.load = n
-		case "cpuchunks":
-			n, err := strconv.ParseInt(v, 0, 64)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("cpuio: option cpuchunks: bad value %q", val)
-			}
-			e.chunk = n
-		case "cpumode":
-			switch strings.ToLower(v) {
-			case "noop":
-				e.qsort = false
-			case "qsort":
-				e.qsort = true
-			default:
-				return nil, fmt.Errorf("cpuio: option cpumode: %q is not noop or qsort", val)
-			}
-		case "exit_on_io_done":
-			if b, err := asyncOptBool("cpuio", name, val); err != nil || b {
-				return nil, errors.New("gofio: cpuio option exit_on_io_done is not supported yet")
-			}
-		default:
-			return nil, fmt.Errorf("cpuio: option %s is not supported", name)
-		}
+	o := &cfg.Options
+	if o.ExitOnIODone {
+		return nil, errors.New("gofio: cpuio option exit_on_io_done is not supported yet")
 	}
+	// fio 3.33 takes a cpuload over 100 as 100.
+	e := &cpuEngine{load: min(o.CPULoad, 100), chunk: int64(o.CPUChunks), qsort: o.CPUMode == jobspec.CPUQsort}
+	e.rng.Seed(cfg.Seed ^ 0xc9)
 	if e.load == 0 {
 		return nil, errCPULoad
 	}

@@ -6,8 +6,11 @@
 package engine
 
 import (
+	"fmt"
+
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -119,8 +122,10 @@ type Config struct {
 	Units []*IOUnit
 	// Direct tells whether the files were opened with O_DIRECT.
 	Direct bool
-	// Options holds the engine's private options (name → raw value).
-	Options map[string]string
+	// Options holds the values of the engine's private options.
+	Options jobspec.IOEngineOptions
+	// Job is the job's name, for messages.
+	Job string
 	// Files is the number of files of the job (IOUnit.File indexes them).
 	Files int
 	// Seed seeds whatever the engine draws at random (hipri_percentage).
@@ -177,3 +182,21 @@ func (e *QueueInitError) Errno() unix.Errno { return e.errno }
 
 func (e *QueueInitError) Error() string { return e.err.Error() }
 func (e *QueueInitError) Unwrap() error { return e.err }
+
+// InitError is an engine that fails as it starts (fio's "io engine NAME
+// init failed"). fio reports it as a job that failed before its I/O, on
+// stderr: Msg, then "fio: pid=0, err=E/file:filesetup.c, func=FN,
+// error=TEXT".
+type InitError struct {
+	Errno unix.Errno
+	Fn    string // the failing step, fio's func= name
+	Msg   string // printed before fio's line
+}
+
+func (e *InitError) Error() string {
+	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.Errno), e.Fn, errno.Text(e.Errno))
+	if e.Msg != "" {
+		s = e.Msg + "\n" + s
+	}
+	return s
+}

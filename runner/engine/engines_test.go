@@ -78,15 +78,15 @@ func TestSyncFamilyReadWrite(t *testing.T) {
 	ctors := []struct {
 		name string
 		new  func(Config) (Engine, error)
-		opts map[string]string
+		opts []string
 	}{
-		{"sync", newSync, nil},                                        // lseek + read/write
-		{"psync", newPsync, nil},                                      // pread/pwrite
-		{"vsync", newVsync, nil},                                      // lseek + readv/writev
-		{"pvsync", newPvsync, nil},                                    // preadv/pwritev
-		{"pvsync2", newPvsync2, nil},                                  // preadv2/pwritev2
-		{"pvsync2 hipri", newPvsync2, map[string]string{"hipri": ""}}, // RWF_HIPRI, ignored on buffered files
-		{"pvsync2 hipri 50%", newPvsync2, map[string]string{"hipri": "1", "hipri_percentage": "50"}}, // on half the units
+		{"sync", newSync, nil},                           // lseek + read/write
+		{"psync", newPsync, nil},                         // pread/pwrite
+		{"vsync", newVsync, nil},                         // lseek + readv/writev
+		{"pvsync", newPvsync, nil},                       // preadv/pwritev
+		{"pvsync2", newPvsync2, nil},                     // preadv2/pwritev2
+		{"pvsync2 hipri", newPvsync2, []string{"hipri"}}, // RWF_HIPRI, ignored on buffered files
+		{"pvsync2 hipri 50%", newPvsync2, []string{"hipri=1", "hipri_percentage=50"}}, // on half the units
 	}
 	// MayHang: the same transfers through the scheduler, as for a file
 	// on a network file system.
@@ -94,7 +94,7 @@ func TestSyncFamilyReadWrite(t *testing.T) {
 		for _, mayHang := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/MayHang=%v", c.name, mayHang), func(t *testing.T) {
 				fd, path, content := syncTFile(t, 64<<10)
-				eng, err := c.new(Config{IODepth: 1, Options: c.opts, MayHang: mayHang})
+				eng, err := c.new(Config{IODepth: 1, Options: engineOpts(t, "pvsync2", c.opts...), MayHang: mayHang})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +153,7 @@ func TestSyncTrimOnFile(t *testing.T) {
 // (EOPNOTSUPP, as with fio 3.33).
 func TestPvsync2Flags(t *testing.T) {
 	fd, _, _ := syncTFile(t, 8192)
-	eng, err := newPvsync2(Config{Options: map[string]string{"nowait": "1"}})
+	eng, err := newPvsync2(Config{Options: engineOpts(t, "pvsync2", "nowait=1")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +164,13 @@ func TestPvsync2Flags(t *testing.T) {
 	if eng.(*syncEngine).flags != unix.RWF_NOWAIT {
 		t.Errorf("nowait flags = %#x", eng.(*syncEngine).flags)
 	}
-	eng, _ = newPvsync2(Config{Options: map[string]string{"uncached": "1"}})
+	eng, _ = newPvsync2(Config{Options: engineOpts(t, "pvsync2", "uncached=1")})
 	if eng.(*syncEngine).flags != rwfUncached {
 		t.Errorf("uncached flags = %#x; want fio's 0x40", eng.(*syncEngine).flags)
 	}
-	for _, bad := range []map[string]string{{"hipri_percentage": "101"}, {"nowait": "x"}, {"bogus": "1"}} {
-		if _, err := newPvsync2(Config{Options: bad}); err == nil {
-			t.Errorf("newPvsync2(%v) accepted", bad)
+	for _, bad := range []string{"hipri_percentage=101", "nowait=x", "bogus=1"} {
+		if _, err := jobspec.ParseEngineOptions("pvsync2", bad); err == nil {
+			t.Errorf("pvsync2 option %s accepted", bad)
 		}
 	}
 }
@@ -210,7 +210,7 @@ func TestFileOpEngines(t *testing.T) {
 	}
 
 	for _, kind := range []string{"stat", "lstat", "statx"} {
-		eng, err := newFileStat(Config{Options: map[string]string{"stat_type": kind}})
+		eng, err := newFileStat(Config{Options: engineOpts(t, "filestat", "stat_type="+kind)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestFileOpEngines(t *testing.T) {
 			t.Errorf("filestat %s of a missing file: %v; want ENOENT", kind, err)
 		}
 	}
-	if _, err := newFileStat(Config{Options: map[string]string{"stat_type": "fstat"}}); err == nil {
+	if _, err := jobspec.ParseEngineOptions("filestat", "stat_type=fstat"); err == nil {
 		t.Errorf("stat_type=fstat accepted")
 	}
 
@@ -337,7 +337,7 @@ func TestCPUIO(t *testing.T) {
 	if _, err := newCPUIO(Config{}); err != errCPULoad {
 		t.Errorf("no cpuload: %v", err)
 	}
-	eng, err := newCPUIO(Config{Options: map[string]string{"cpuload": "25", "cpuchunks": "2000"}})
+	eng, err := newCPUIO(Config{Options: engineOpts(t, "cpuio", "cpuload=25", "cpuchunks=2000")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestCPUIO(t *testing.T) {
 	if u.Err != 0 {
 		t.Errorf("cpuio unit failed: %v", u.Err)
 	}
-	eng, err = newCPUIO(Config{Options: map[string]string{"cpuload": "25", "cpuchunks": "1", "cpumode": "qsort"}})
+	eng, err = newCPUIO(Config{Options: engineOpts(t, "cpuio", "cpuload=25", "cpuchunks=1", "cpumode=qsort")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,10 +376,16 @@ func TestCPUIO(t *testing.T) {
 	if got := time.Duration(c.ThinkTime()); got < 3*time.Millisecond || got > 3*d {
 		t.Errorf("qsort ThinkTime = %v; want 75/25 of the unit's duration (%v)", got, d)
 	}
-	for _, bad := range []map[string]string{{"cpuload": "101"}, {"cpuload": "50", "cpumode": "spin"}, {"cpuload": "50", "exit_on_io_done": "1"}} {
-		if _, err := newCPUIO(Config{Options: bad}); err == nil {
-			t.Errorf("newCPUIO(%v) accepted", bad)
-		}
+	if _, err := jobspec.ParseEngineOptions("cpuio", "cpuload=50", "cpumode=spin"); err == nil {
+		t.Errorf("cpumode=spin accepted")
+	}
+	_, err = newCPUIO(Config{Options: engineOpts(t, "cpuio", "cpuload=50", "exit_on_io_done=1")})
+	if err == nil || err.Error() != "gofio: cpuio option exit_on_io_done is not supported yet" {
+		t.Errorf("exit_on_io_done=1: %v", err)
+	}
+	// fio 3.33 takes cpuload=101 as 100.
+	if eng, err := newCPUIO(Config{Options: engineOpts(t, "cpuio", "cpuload=101")}); err != nil || eng.(*cpuEngine).load != 100 {
+		t.Errorf("cpuload=101: %v", err)
 	}
 	sorted := c.arr
 	c.sortRound()

@@ -14,10 +14,9 @@ package engine
 // the file had been read or written, as in fio 3.33.
 
 import (
-	"fmt"
-	"strings"
-
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
 )
 
 // fileOp is what a file-operation engine does to each file.
@@ -56,20 +55,11 @@ func newFileDelete(Config) (Engine, error) { return &fileOpEngine{op: fileDelete
 // newFileStat reads filestat's stat_type (stat, lstat or statx).
 func newFileStat(cfg Config) (Engine, error) {
 	e := &fileOpEngine{op: fileStat}
-	for name, val := range cfg.Options {
-		if name != "stat_type" {
-			return nil, fmt.Errorf("filestat: option %s is not supported", name)
-		}
-		switch strings.ToLower(strings.TrimSpace(val)) {
-		case "stat":
-			e.stat = statStat
-		case "lstat":
-			e.stat = statLstat
-		case "statx":
-			e.stat = statStatx
-		default:
-			return nil, fmt.Errorf("filestat: stat_type %q is not one of stat, lstat, statx", val)
-		}
+	switch cfg.Options.StatType {
+	case jobspec.StatLstat:
+		e.stat = statLstat
+	case jobspec.StatStatx:
+		e.stat = statStatx
 	}
 	return e, nil
 }

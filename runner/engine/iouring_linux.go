@@ -49,44 +49,22 @@ func newIOUring(cfg Config) (Engine, error) {
 	if e.depth < 1 {
 		e.depth = 1
 	}
-	nonvectored := -1
-	sqpollCPU := -1
-	for name, val := range cfg.Options {
-		var err error
-		switch name {
-		case "hipri":
-			e.iopoll, err = asyncOptBool("io_uring", name, val)
-		case "fixedbufs":
-			e.fixed, err = asyncOptBool("io_uring", name, val)
-		case "sqthread_poll":
-			e.sqpoll, err = asyncOptBool("io_uring", name, val)
-		case "sqthread_poll_cpu":
-			sqpollCPU, err = asyncOptInt("io_uring", name, val)
-		case "nonvectored":
-			nonvectored, err = asyncOptInt("io_uring", name, val)
-		case "force_async":
-			e.forceAsync, err = asyncOptInt("io_uring", name, val)
-		case "nowait":
-			var b bool
-			b, err = asyncOptBool("io_uring", name, val)
-			if b {
-				e.rwFlags |= unix.RWF_NOWAIT
-			}
-		case "registerfiles", "uncached":
-			if !asyncOptIsDefault(val) {
-				return nil, fmt.Errorf("io_uring: option %s is not supported yet", name)
-			}
-		default:
-			if isCmdPrioOption(name) {
-				continue
-			}
-			return nil, fmt.Errorf("io_uring: option %s is not supported", name)
-		}
-		if err != nil {
-			return nil, err
-		}
+	o := &cfg.Options
+	e.iopoll, e.fixed, e.sqpoll = o.HiPri, o.FixedBufs, o.SQThreadPoll
+	e.forceAsync = o.ForceAsync
+	if o.NoWait {
+		e.rwFlags |= unix.RWF_NOWAIT
 	}
-	prio, err := newCmdPrio("io_uring", cfg.Options, cfg.Seed)
+	nonvectored, sqpollCPU := o.NonVectored, o.SQThreadPollCPU
+	// Checked in this order, so a job with several gets the same message
+	// every run.
+	switch {
+	case o.RegisterFiles:
+		return nil, errors.New("io_uring: option registerfiles is not supported yet")
+	case o.Uncached != 0:
+		return nil, errors.New("io_uring: option uncached is not supported yet")
+	}
+	prio, err := newCmdPrio("io_uring", cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/gofio/gofio/internal/errno"
@@ -51,31 +49,11 @@ func newLibaio(cfg Config) (Engine, error) {
 	if e.depth < 1 {
 		e.depth = 1
 	}
-	userspaceReap := false
-	for name, val := range cfg.Options {
-		switch name {
-		case "userspace_reap":
-			b, err := asyncOptBool("libaio", name, val)
-			if err != nil {
-				return nil, err
-			}
-			userspaceReap = b
-		case "nowait":
-			b, err := asyncOptBool("libaio", name, val)
-			if err != nil {
-				return nil, err
-			}
-			if b {
-				e.rwFlags |= unix.RWF_NOWAIT
-			}
-		default:
-			if isCmdPrioOption(name) {
-				continue
-			}
-			return nil, fmt.Errorf("libaio: option %s is not supported", name)
-		}
+	userspaceReap := cfg.Options.UserspaceReap
+	if cfg.Options.NoWait {
+		e.rwFlags |= unix.RWF_NOWAIT
 	}
-	prio, err := newCmdPrio("libaio", cfg.Options, cfg.Seed)
+	prio, err := newCmdPrio("libaio", cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -311,37 +289,4 @@ func asyncSync(u *IOUnit) {
 		}
 		return
 	}
-}
-
-// asyncOptBool parses a boolean engine option; a bare name means true.
-func asyncOptBool(engine, name, val string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(val)) {
-	case "", "1", "true", "yes", "on":
-		return true, nil
-	case "0", "false", "no", "off":
-		return false, nil
-	}
-	if n, err := strconv.ParseInt(strings.TrimSpace(val), 0, 64); err == nil {
-		return n != 0, nil
-	}
-	return false, fmt.Errorf("%s: option %s: bad boolean value %q", engine, name, val)
-}
-
-// asyncOptInt parses an integer engine option.
-func asyncOptInt(engine, name, val string) (int, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(val), 0, 32)
-	if err != nil {
-		return 0, fmt.Errorf("%s: option %s: bad integer value %q", engine, name, val)
-	}
-	return int(n), nil
-}
-
-// asyncOptIsDefault reports whether an option's value leaves it off, so an
-// unimplemented option set to it can be accepted.
-func asyncOptIsDefault(val string) bool {
-	switch strings.ToLower(strings.TrimSpace(val)) {
-	case "0", "false", "no", "off":
-		return true
-	}
-	return false
 }

@@ -10,10 +10,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
 )
 
 // The helpers below (asyncT*) are shared by the libaio and io_uring tests.
@@ -71,10 +76,27 @@ func asyncTUnits(tb testing.TB, n, bs int) []*IOUnit {
 
 type asyncTCtor func(Config) (Engine, error)
 
+// asyncTOptions reads name=value options of the libaio engine, or of
+// io_uring when one of them is not libaio's.
+func asyncTOptions(tb testing.TB, opts []string) jobspec.IOEngineOptions {
+	tb.Helper()
+	engine := "libaio"
+	for _, kv := range opts {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(jobspec.EngineOptions("libaio"), func(o jobspec.Option) bool { return o.Name == name }) {
+			engine = "io_uring"
+		}
+	}
+	return engineOpts(tb, engine, opts...)
+}
+
 // asyncTEngine builds an engine, skipping the test when the kernel refuses
 // io_uring (ENOSYS, EPERM: seccomp in containers, io_uring_disabled).
 func asyncTEngine(tb testing.TB, ctor asyncTCtor, cfg Config) Engine {
 	tb.Helper()
+	if reflect.ValueOf(cfg.Options).IsZero() {
+		cfg.Options = asyncTOptions(tb, nil) // the options' defaults
+	}
 	eng, err := ctor(cfg)
 	if err != nil {
 		if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
@@ -154,11 +176,11 @@ func asyncTDrive(tb testing.TB, eng Engine, units []*IOUnit, n int, prep func(i 
 }
 
 // asyncTReadVerify reads random blocks through the engine and checks them.
-func asyncTReadVerify(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts map[string]string) {
+func asyncTReadVerify(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts []string) {
 	const size, bs, ops = 1 << 20, 4096, 300
 	fd, content := asyncTFile(t, size, direct)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: asyncTOptions(t, opts)})
 	rng := rand.New(rand.NewPCG(uint64(depth), 7))
 	asyncTDrive(t, eng, units, ops, func(i int, u *IOUnit) {
 		u.Op, u.FD = OpRead, fd
@@ -186,12 +208,12 @@ func asyncTReadVerify(t *testing.T, ctor asyncTCtor, depth int, direct bool, opt
 
 // asyncTWriteRead writes random blocks through the engine, syncs, reads
 // them back through the engine and checks them against pread too.
-func asyncTWriteRead(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts map[string]string) {
+func asyncTWriteRead(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts []string) {
 	const size, bs = 1 << 20, 4096
 	const nblocks = size / bs
 	fd, content := asyncTFile(t, size, direct)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Direct: direct, Options: asyncTOptions(t, opts)})
 	rng := rand.New(rand.NewPCG(uint64(depth), 9))
 	order := rng.Perm(nblocks)[:nblocks/2]
 	fresh := make([]byte, size)
@@ -244,11 +266,11 @@ func asyncTWriteRead(t *testing.T, ctor asyncTCtor, depth int, direct bool, opts
 
 // asyncTBusy checks that Queue says Busy once depth units are held, and
 // that Commit and Reap account for them all.
-func asyncTBusy(t *testing.T, ctor asyncTCtor, opts map[string]string) {
+func asyncTBusy(t *testing.T, ctor asyncTCtor, opts []string) {
 	const depth, bs = 4, 4096
 	fd, content := asyncTFile(t, 64<<10, false)
 	units := asyncTUnits(t, depth+1, bs)
-	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: asyncTOptions(t, opts)})
 	for i, u := range units {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i*bs)
 		st := eng.Queue(u)
@@ -376,11 +398,11 @@ func asyncTErrors(t *testing.T, ctor asyncTCtor) {
 
 // asyncTAllocs checks that a full Queue/Commit/Reap cycle allocates
 // nothing.
-func asyncTAllocs(t *testing.T, ctor asyncTCtor, opts map[string]string) {
+func asyncTAllocs(t *testing.T, ctor asyncTCtor, opts []string) {
 	const depth, bs = 8, 4096
 	fd, _ := asyncTFile(t, 1<<20, false)
 	units := asyncTUnits(t, depth, bs)
-	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(t, ctor, Config{IODepth: depth, Units: units, Options: asyncTOptions(t, opts)})
 	c, r := eng.(Committer), eng.(Reaper)
 	done := make([]*IOUnit, depth)
 	off := int64(0)
@@ -423,11 +445,11 @@ func asyncTAllocs(t *testing.T, ctor asyncTCtor, opts map[string]string) {
 
 // asyncTBench does 4 KiB random reads from a page-cached file at QD32;
 // one op is one I/O.
-func asyncTBench(b *testing.B, ctor asyncTCtor, opts map[string]string) {
+func asyncTBench(b *testing.B, ctor asyncTCtor, opts []string) {
 	const depth, bs, size = 32, 4096, 64 << 20
 	fd, _ := asyncTFile(b, size, false)
 	units := asyncTUnits(b, depth, bs)
-	eng := asyncTEngine(b, ctor, Config{IODepth: depth, Units: units, Options: opts})
+	eng := asyncTEngine(b, ctor, Config{IODepth: depth, Units: units, Options: asyncTOptions(b, opts)})
 	c, r := eng.(Committer), eng.(Reaper)
 	free := append([]*IOUnit(nil), units...)
 	done := make([]*IOUnit, depth)
@@ -515,11 +537,11 @@ func TestLibaioWriteRead(t *testing.T) {
 }
 
 func TestLibaioOptions(t *testing.T) {
-	for _, opts := range []map[string]string{
-		{"userspace_reap": "1"},
-		{"userspace_reap": ""},
-		{"nowait": "0", "cmdprio_percentage": "0"},
-		{"cmdprio_percentage": "50", "cmdprio_class": "2", "cmdprio": "7"},
+	for _, opts := range [][]string{
+		{"userspace_reap=1"},
+		{"userspace_reap"},
+		{"nowait=0", "cmdprio_percentage=0"},
+		{"cmdprio_percentage=50", "cmdprio_class=2", "cmdprio=7"},
 	} {
 		t.Run(fmt.Sprint(opts), func(t *testing.T) {
 			asyncTReadVerify(t, newLibaio, 8, false, opts)
@@ -530,7 +552,7 @@ func TestLibaioOptions(t *testing.T) {
 	// nowait: reads of a cached file succeed or fail with EAGAIN only.
 	fd, content := asyncTFile(t, 1<<20, false)
 	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newLibaio, Config{IODepth: 4, Units: units, Options: map[string]string{"nowait": "1"}})
+	eng := asyncTEngine(t, newLibaio, Config{IODepth: 4, Units: units, Options: engineOpts(t, "libaio", "nowait=1")})
 	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
 		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
 	}, func(u *IOUnit) {
@@ -541,15 +563,14 @@ func TestLibaioOptions(t *testing.T) {
 			t.Fatalf("nowait read at %d: %v", u.Offset, u.Err)
 		}
 	})
-	for _, bad := range []map[string]string{
-		{"cmdprio_class": "4", "cmdprio_percentage": "50"},
-		{"hipri": "1"},
-		{"userspace_reap": "maybe"},
+	// Values fio refuses fail in jobspec with fio's messages.
+	for _, bad := range [][]string{
+		{"cmdprio_class=4", "cmdprio_percentage=50"},
+		{"hipri=1"},
+		{"userspace_reap=maybe"},
 	} {
-		if _, err := newLibaio(Config{IODepth: 1, Options: bad}); err == nil {
+		if _, err := jobspec.ParseEngineOptions("libaio", bad...); err == nil {
 			t.Errorf("options %v accepted", bad)
-		} else {
-			t.Logf("options %v: %v", bad, err)
 		}
 	}
 }
@@ -559,10 +580,10 @@ func TestLibaioErrors(t *testing.T)    { asyncTErrors(t, newLibaio) }
 func TestLibaioSmallReap(t *testing.T) { asyncTSmallReap(t, newLibaio) }
 func TestLibaioAllocs(t *testing.T) {
 	asyncTAllocs(t, newLibaio, nil)
-	asyncTAllocs(t, newLibaio, map[string]string{"userspace_reap": "1"})
+	asyncTAllocs(t, newLibaio, []string{"userspace_reap=1"})
 }
 
 func BenchmarkLibaioRandRead4kQD32(b *testing.B) { asyncTBench(b, newLibaio, nil) }
 func BenchmarkLibaioRandRead4kQD32UserspaceReap(b *testing.B) {
-	asyncTBench(b, newLibaio, map[string]string{"userspace_reap": "1"})
+	asyncTBench(b, newLibaio, []string{"userspace_reap=1"})
 }

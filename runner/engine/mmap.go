@@ -13,10 +13,7 @@ package engine
 // reports EFAULT instead of crashing.
 
 import (
-	"fmt"
 	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
@@ -66,16 +63,7 @@ func newMmap(cfg Config) (Engine, error) {
 	case cfg.RW.Random():
 		e.advice = unix.MADV_RANDOM
 	}
-	for name, val := range cfg.Options {
-		if name != "thp" {
-			return nil, fmt.Errorf("mmap: option %s is not supported", name)
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(val))
-		if err != nil {
-			return nil, fmt.Errorf("mmap: option thp: bad integer value %q", val)
-		}
-		e.thp = n != 0
-	}
+	e.thp = cfg.Options.THP != 0
 	return e, nil
 }
 

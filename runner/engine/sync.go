@@ -15,7 +15,6 @@ package engine
 // regular file the kernel answers ENOTTY and the job fails in td_io_queue.
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/gofio/gofio/internal/errno"
@@ -70,44 +69,14 @@ func newPvsync(cfg Config) (Engine, error) {
 // newPvsync2 reads pvsync2's options: hipri, hipri_percentage, uncached,
 // nowait.
 func newPvsync2(cfg Config) (Engine, error) {
-	e := &syncEngine{kind: kindPvsync2, hipriPct: 100, raw: !cfg.MayHang}
+	o := &cfg.Options
+	e := &syncEngine{kind: kindPvsync2, hipri: o.HiPri, hipriPct: o.HiPriPercentage, raw: !cfg.MayHang}
 	e.rng.Seed(cfg.Seed ^ 0x2b)
-	for name, val := range cfg.Options {
-		switch name {
-		case "hipri":
-			b, err := asyncOptBool("pvsync2", name, val)
-			if err != nil {
-				return nil, err
-			}
-			e.hipri = b
-		case "hipri_percentage":
-			n, err := asyncOptInt("pvsync2", name, val)
-			if err != nil {
-				return nil, err
-			}
-			if n < 0 || n > 100 {
-				return nil, fmt.Errorf("pvsync2: option hipri_percentage: %d is out of range (0-100)", n)
-			}
-			e.hipriPct = n
-		case "uncached":
-			n, err := asyncOptInt("pvsync2", name, val)
-			if err != nil {
-				return nil, err
-			}
-			if n != 0 {
-				e.flags |= rwfUncached
-			}
-		case "nowait":
-			b, err := asyncOptBool("pvsync2", name, val)
-			if err != nil {
-				return nil, err
-			}
-			if b {
-				e.flags |= unix.RWF_NOWAIT
-			}
-		default:
-			return nil, fmt.Errorf("pvsync2: option %s is not supported", name)
-		}
+	if o.Uncached != 0 {
+		e.flags |= rwfUncached
+	}
+	if o.NoWait {
+		e.flags |= unix.RWF_NOWAIT
 	}
 	return e, nil
 }
