@@ -55,9 +55,9 @@ type Change struct {
 	// Runs are the baseline values, one per baseline document that has
 	// the metric; Baseline is their mean, Min, Max and Stddev (the
 	// sample standard deviation) their spread.
-	Runs                  []float64
+	Runs                       []float64
 	Baseline, Min, Max, Stddev float64
-	New                   float64
+	New                        float64
 	// Missing is set when the metric is not in every document (no
 	// percentiles printed and no histogram to compute them from).
 	Missing bool
