@@ -147,7 +147,8 @@ func Compare(baselines []*Document, doc *Document, gates []Gate) (*Comparison, e
 	return c, nil
 }
 
-// keyed indexes a document's jobs by key, in document order.
+// keyed indexes a document's jobs by key, in document order, with the
+// "All clients" sum of a client document last (under no host).
 func keyed(d *Document) (map[key]*Job, []key) {
 	m := map[key]*Job{}
 	var order []key
@@ -158,6 +159,11 @@ func keyed(d *Document) (map[key]*Job, []key) {
 		n := count[k]
 		count[k]++
 		k.index = n
+		m[k] = j
+		order = append(order, k)
+	}
+	if j := d.AllClients; j != nil {
+		k := key{name: j.Report.Name}
 		m[k] = j
 		order = append(order, k)
 	}

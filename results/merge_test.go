@@ -263,3 +263,68 @@ func TestReadBad(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRealClient merges the two servers of a real fio client/server
+// JSON+ document: the histograms are summed, and the pooled latency
+// moments are those fio printed for its own "All clients" sum.
+func TestMergeRealClient(t *testing.T) {
+	d, err := ReadFile("testdata/fio-client-2servers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Client || len(d.Jobs) != 2 || d.AllClients == nil || d.Jobs[0].Host() == d.Jobs[1].Host() {
+		t.Fatalf("read %d jobs (client %v, All clients %v); want two servers' jobs and the sum", len(d.Jobs), d.Client, d.AllClients != nil)
+	}
+	m, err := Merge([]*Document{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := jsonPlus(t, "merged", m.Jobs...)
+	if len(got.Jobs) != 1 {
+		t.Fatalf("merged into %d jobs, want 1", len(got.Jobs))
+	}
+	g, all := got.Jobs[0].Report.Stats.Dir[0], d.AllClients.Report.Stats.Dir[0]
+	h := d.Jobs[0].Report.Stats.Dir[0].ClatHist
+	h.Merge(&d.Jobs[1].Report.Stats.Dir[0].ClatHist)
+	if g.ClatHist != h {
+		t.Error("merged histogram is not the servers' sum")
+	}
+	for _, x := range []struct {
+		name      string
+		got, want *stats.Accum
+	}{{"clat", &g.Clat, &all.Clat}, {"lat", &g.Lat, &all.Lat}} {
+		if x.got.N != x.want.N || x.got.Min != x.want.Min || x.got.Max != x.want.Max ||
+			!closeTo(x.got.Mean, x.want.Mean) || !closeTo(x.got.Stddev(), x.want.Stddev()) {
+			t.Errorf("%s: merged %+v (stddev %f), fio's All clients %+v (stddev %f)", x.name, *x.got, x.got.Stddev(), *x.want, x.want.Stddev())
+		}
+	}
+	if g.TotalIOs != all.TotalIOs || g.IOBytes != all.IOBytes || g.RuntimeUS != all.RuntimeUS {
+		t.Errorf("merged ios/bytes/runtime %d/%d/%d, fio's All clients %d/%d/%d", g.TotalIOs, g.IOBytes, g.RuntimeUS, all.TotalIOs, all.IOBytes, all.RuntimeUS)
+	}
+	// Compared with itself, the document matches both servers and the sum.
+	c, err := Compare([]*Document{d}, d, nil)
+	if err != nil || len(c.Rows) != 3 || c.Rows[2].Job != "All clients" || c.Rows[0].Host == "" {
+		t.Errorf("Compare of the client document with itself: %+v, %v", c, err)
+	}
+}
+
+// TestReadLastDocument reads the final report of a file that holds text
+// and several documents (--status-interval prints one per interval).
+func TestReadLastDocument(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("notice: something\n")
+	for _, n := range []int{10, 20} {
+		j := ioJob("j", 1000, [stats.NDirs][]uint64{make([]uint64, n)})
+		if err := output.JSON(&b, &output.Result{Jobs: []output.Job{j}}, true); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("j: (groupid=0, jobs=1): err= 0\n")
+	}
+	d, err := Read(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := d.Jobs[0].Report.Stats.Dir[0].TotalIOs; n != 20 {
+		t.Errorf("read the document with %d I/Os, want the last one's 20", n)
+	}
+}

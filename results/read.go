@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"regexp"
@@ -30,8 +29,10 @@ type Document struct {
 	// ElapsedMS is the longest "elapsed" of its jobs, in milliseconds.
 	ElapsedMS uint64
 	// Jobs are the job records in document order. In a client document
-	// the "All clients" sum is left out (it repeats the others).
-	Jobs []Job
+	// the "All clients" sum is left out (it repeats the others) and kept
+	// in AllClients.
+	Jobs       []Job
+	AllClients *Job
 }
 
 // Job is one job record of a document.
@@ -76,23 +77,36 @@ func ReadFile(name string) (*Document, error) {
 // (not valid JSON); they are read as 0.
 var nonFinite = regexp.MustCompile(`(:\s*)-?(nan|inf)\b`)
 
-// Read reads one JSON or JSON+ report of fio or gofio. Text before the
-// document (a normal report or notices printed before it) is skipped:
-// the document starts at the first line that begins with '{'.
+// Read reads one JSON or JSON+ report of fio or gofio. Text around the
+// document (a normal report, notices) is skipped: a document starts at a
+// line that begins with '{'. Of several documents (--status-interval
+// prints one per interval) the last, the final report, is read.
 func Read(data []byte) (*Document, error) {
-	start := -1
+	var starts []int
 	if bytes.HasPrefix(data, []byte("{")) {
-		start = 0
-	} else if i := bytes.Index(data, []byte("\n{")); i >= 0 {
-		start = i + 1
+		starts = append(starts, 0)
 	}
-	if start < 0 {
+	for i := 0; ; {
+		k := bytes.Index(data[i:], []byte("\n{"))
+		if k < 0 {
+			break
+		}
+		starts = append(starts, i+k+1)
+		i += k + 1
+	}
+	if len(starts) == 0 {
 		return nil, fmt.Errorf("no JSON document found (run fio with --output-format=json or json+)")
 	}
-	data = nonFinite.ReplaceAll(data[start:], []byte("${1}0"))
 	var raw jsonDoc
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil && err != io.EOF {
+	var err error
+	for k := len(starts) - 1; k >= 0; k-- {
+		raw = jsonDoc{}
+		doc := nonFinite.ReplaceAll(data[starts[k]:], []byte("${1}0"))
+		if err = json.NewDecoder(bytes.NewReader(doc)).Decode(&raw); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("reading the JSON document: %w", err)
 	}
 	if raw.Version == "" {
@@ -110,6 +124,11 @@ func Read(data []byte) (*Document, error) {
 		d.Client = true
 		jobs = raw.ClientStats
 		if n := len(jobs); n > 1 && jobs[n-1].Name == "All clients" {
+			all, err := jobs[n-1].job(true)
+			if err != nil {
+				return nil, fmt.Errorf("job %q: %w", "All clients", err)
+			}
+			d.AllClients = &all
 			jobs = jobs[:n-1]
 		}
 	}

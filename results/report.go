@@ -44,7 +44,7 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		for _, m := range r.Metrics {
 			line := []string{r.Label(), r.Dir, m.Metric, units[m.Metric]}
 			if m.Missing {
-				line = append(line, "n/a", num(m.Metric, m.New), "n/a")
+				line = append(line, "n/a", "n/a", "n/a")
 				if runs > 1 {
 					line = append(line, "", "")
 				}
@@ -141,7 +141,7 @@ type jsonChange struct {
 	BaselineMin    *float64  `json:"baseline_min,omitempty"`
 	BaselineMax    *float64  `json:"baseline_max,omitempty"`
 	BaselineStddev *float64  `json:"baseline_stddev,omitempty"`
-	New            float64   `json:"new"`
+	New            *float64  `json:"new"`
 	ChangePct      *float64  `json:"change_pct"`
 	BeyondSpread   *bool     `json:"beyond_spread,omitempty"`
 	Crossed        []string  `json:"crossed"`
@@ -173,11 +173,12 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	for _, r := range c.Rows {
 		jr := jsonRow{Job: r.Job, Host: r.Host, Index: r.Index, Direction: r.Dir}
 		for _, m := range r.Metrics {
-			jc := jsonChange{Metric: m.Metric, Unit: units[m.Metric], New: m.New, BaselineRuns: m.Runs, Crossed: []string{}}
+			jc := jsonChange{Metric: m.Metric, Unit: units[m.Metric], BaselineRuns: m.Runs, Crossed: []string{}}
 			if jc.BaselineRuns == nil {
 				jc.BaselineRuns = []float64{}
 			}
 			if !m.Missing {
+				jc.New = finite(m.New)
 				jc.Baseline, jc.ChangePct = finite(m.Baseline), finite(m.Pct)
 				if len(m.Runs) > 1 {
 					jc.BaselineMin, jc.BaselineMax, jc.BaselineStddev = finite(m.Min), finite(m.Max), finite(m.Stddev)
