@@ -1,14 +1,17 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
 )
 
-// Merge folds JSON+ documents into one result: one job per job name, in
-// the order the names first appear, holding all the I/O of that name.
+// Merge folds JSON+ documents into one result: one job per job name and
+// reporting group, in the order they first appear, holding all the I/O
+// of that job.
 // Write it with output.JSON to get a JSON+ document in fio's schema.
 //
 // The latency histograms are summed bucket by bucket, so the percentiles
@@ -35,21 +38,21 @@ func Merge(docs []*Document) (*output.Result, error) {
 		return nil, fmt.Errorf("nothing to merge")
 	}
 	r := &output.Result{GlobalOptions: docs[0].GlobalOptions}
-	index := map[string]int{} // job name → r.Jobs index
+	index := map[jobKey]int{} // → r.Jobs index
 	for _, d := range docs {
 		if d.Time.After(r.Time) {
 			r.Time = d.Time
 		}
 		r.ElapsedMS += d.ElapsedMS
 		// Side-by-side parts of this document first.
-		var names []string
-		inDoc := map[string]*output.Job{}
+		var names []jobKey
+		inDoc := map[jobKey]*output.Job{}
 		for k := range d.Jobs {
 			j := &d.Jobs[k]
 			if !j.Bins {
 				return nil, fmt.Errorf("%s: job %q has percentiles but no histogram bins: merging needs --output-format=json+", d.Name, j.Report.Name)
 			}
-			name := j.Report.Name
+			name := jobKey{j.Report.Name, j.Report.GroupID}
 			m, ok := inDoc[name]
 			if !ok {
 				c := j.Report
@@ -77,21 +80,24 @@ func Merge(docs []*Document) (*output.Result, error) {
 	return r, nil
 }
 
-// groups lists the run status groups 0 to the highest group ID of jobs,
-// each with the settings of its first job.
+// jobKey is what makes parts one job: its name and reporting group.
+type jobKey struct {
+	name  string
+	group int
+}
+
+// groups lists the run status groups of jobs in ascending order, each
+// with the settings of its first job.
 func groups(jobs []output.Job) []output.Group {
 	var gs []output.Group
+	seen := map[int]bool{}
 	for _, j := range jobs {
-		for len(gs) <= j.GroupID {
-			gs = append(gs, output.Group{ID: len(gs), Unified: -1})
-		}
-		if j.GroupID >= 0 && gs[j.GroupID].Unified < 0 {
-			gs[j.GroupID] = output.Group{ID: j.GroupID, KBBase: j.KBBase, UnitBase: j.UnitBase, SigFigs: j.SigFigs, Unified: j.Unified}
+		if !seen[j.GroupID] {
+			seen[j.GroupID] = true
+			gs = append(gs, output.Group{ID: j.GroupID, KBBase: j.KBBase, UnitBase: j.UnitBase, SigFigs: j.SigFigs, Unified: j.Unified})
 		}
 	}
-	for k := range gs {
-		gs[k].Unified = max(gs[k].Unified, 0)
-	}
+	slices.SortStableFunc(gs, func(a, b output.Group) int { return cmp.Compare(a.ID, b.ID) })
 	return gs
 }
 
