@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // units are the units the metrics are shown in.
@@ -33,12 +32,11 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "gates:    %s\n", strings.Join(gs, " "))
 	}
 	b.WriteByte('\n')
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "job\tdir\tmetric\tunit\tbaseline\tnew\tchange\t"
+	head := []string{"job", "dir", "metric", "unit", "baseline", "new", "change"}
 	if runs > 1 {
-		head += "runs' range\tspread\t"
+		head = append(head, "runs' range", "spread")
 	}
-	fmt.Fprintln(tw, head+"gate\t")
+	table := [][]string{append(head, "gate")}
 	var crossed []string
 	for _, r := range c.Rows {
 		for _, m := range r.Metrics {
@@ -63,12 +61,10 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 				gate += " CROSSED " + g.String()
 				crossed = append(crossed, fmt.Sprintf("%s %s %s %s crosses %s", r.Label(), r.Dir, m.Metric, pct(m.Pct), g))
 			}
-			fmt.Fprintln(tw, strings.Join(line, "\t")+"\t"+strings.TrimSpace(gate)+"\t")
+			table = append(table, append(line, strings.TrimSpace(gate)))
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	writeColumns(&b, table, 4)
 	if len(c.OnlyBaseline) > 0 {
 		fmt.Fprintf(&b, "\nonly in the baseline: %s\n", strings.Join(c.OnlyBaseline, " "))
 	}
@@ -83,6 +79,39 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeColumns writes rows as columns two spaces apart: the first left
+// columns aligned left (text), the others right (numbers) but for the
+// last, which is left unpadded.
+func writeColumns(b *strings.Builder, rows [][]string, left int) {
+	var width []int
+	for _, r := range rows {
+		for k, c := range r {
+			if k == len(width) {
+				width = append(width, 0)
+			}
+			width[k] = max(width[k], len(c))
+		}
+	}
+	for _, r := range rows {
+		var line strings.Builder
+		for k, c := range r {
+			if k > 0 {
+				line.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[k]-len(c))
+			switch {
+			case k == len(r)-1:
+				line.WriteString(c)
+			case k < left:
+				line.WriteString(c + pad)
+			default:
+				line.WriteString(pad + c)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
 }
 
 // num formats a metric value: IOPS with 2 decimals, bandwidth with 1,
