@@ -73,6 +73,9 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	debuglog.Reset() // the classes of --debug, once per life
 	cl, argErr := parser.ParseArgs(args, spec{})
+	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
+		return code // --compare or --merge (results.go)
+	}
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
 	}
@@ -212,7 +215,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s", version, progName(), usageText)
+	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage)
 }
 
 func progName() string {
