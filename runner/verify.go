@@ -1,68 +1,66 @@
 package runner
 
+// The worker's side of data verification (verify=TYPE): the I/O loop's
+// calls into package verify, which holds fio's header format, the
+// checks and their reports. The verify seed stream and the clock stay
+// with the worker.
+
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"slices"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/verify"
 	"github.com/gofio/gofio/stats"
 )
+
+// verifier is a worker's verify state.
+type verifier struct {
+	*verify.Verifier
+	seeds frand // the verify stream: a seed per block written
+}
+
+// newVerifier returns the verify state of job j, or nil when j does not
+// verify.
+func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
+	v, err := verify.New(j, blocks, ignoresVerify(j))
+	if v == nil || err != nil {
+		return nil, err
+	}
+	return &verifier{Verifier: v}, nil
+}
 
 // stampVerify prepares the write u: fills it with verify_pattern, writes the
 // header and checksum of each chunk, and records the block to read back.
 func (w *worker) stampVerify(u *IOUnit) {
 	v := w.vfy
-	if v.record {
-		v.list = append(v.list, vblock{off: u.Offset, len: uint32(len(u.Buf)), file: int32(u.File)})
-	}
-	if v.only {
+	v.Wrote(u.Offset, len(u.Buf), u.File)
+	if v.Only {
 		return
 	}
-	if v.pattern != nil {
-		fillPattern(u.Buf, v.patternAt(u.Offset))
+	if v.Pattern != nil {
+		fillPattern(u.Buf, v.PatternAt(u.Offset))
 	}
-	if !v.header {
+	if !v.Header {
 		return
 	}
 	seed := uint64(0)
-	if v.pattern == nil {
+	if v.Pattern == nil {
 		// As in fio 3.33: the block's data comes from a seed drawn from
 		// the verify stream, which the header keeps.
 		seed = v.seeds.nextSeed()
 		fioFillRandom(u.Buf, seed)
 	}
-	t := uint64(max(nanotime()-w.epoch, 0))
-	iv := v.chunk(len(u.Buf))
-	for off := 0; off+v.minChunk() <= len(u.Buf); off += iv {
-		c := u.Buf[off:min(off+iv, len(u.Buf))]
-		le := binary.LittleEndian
-		le.PutUint16(c[0:], verifyMagic)
-		le.PutUint16(c[2:], v.code)
-		le.PutUint32(c[4:], uint32(len(c)))
-		le.PutUint64(c[8:], seed)
-		le.PutUint64(c[16:], uint64(u.Offset)+uint64(off))
-		le.PutUint32(c[24:], uint32(t/1e9))
-		le.PutUint32(c[28:], uint32(t%1e9))
-		le.PutUint16(c[32:], v.thread)
-		le.PutUint16(c[34:], v.numberio)
-		le.PutUint32(c[36:], crc32cRaw(c[:36]))
-		if v.sum.size > 0 {
-			v.sum.sum(c[verifyHdrLen:], c[verifyHdrLen+v.sum.size:])
-		}
-		v.swapHeader(c)
-	}
-	v.numberio++
+	v.Stamp(u.Buf, u.Offset, seed, uint64(max(nanotime()-w.epoch, 0)))
+}
 
 // nextVerified is next for a job that verifies: a block to read back
 // (verify phase, verify_backlog), or the workload's next I/O, a write
 // then carrying its verify header.
 func (w *worker) nextVerified(u *IOUnit, now int64) bool {
 	v := w.vfy
-	if v.reading || (v.backlog > 0 && v.backlogDue()) {
+	if v.Reading || (v.Backlog > 0 && v.BacklogDue()) {
 		return w.nextVerify(u)
 	}
 	if !w.nextIO(u, now) {
@@ -78,17 +76,16 @@ func (w *worker) nextVerified(u *IOUnit, now int64) bool {
 // have been.
 func (w *worker) nextVerify(u *IOUnit) bool {
 	v := w.vfy
-	if v.pos >= len(v.list) {
+	b, ok := v.Next()
+	if !ok {
 		return false
 	}
-	b := v.list[v.pos]
-	v.pos++
-	fi := int(b.file)
+	fi := int(b.File)
 	if !w.openFile(fi, stats.Read) {
 		return false
 	}
-	u.Op, u.File, u.FD, u.Offset = OpRead, fi, w.files[fi].fd, b.off
-	u.Buf = u.Buf[:b.len]
+	u.Op, u.File, u.FD, u.Offset = OpRead, fi, w.files[fi].fd, b.Off
+	u.Buf = u.Buf[:b.Len]
 	return true
 }
 
@@ -96,32 +93,32 @@ func (w *worker) nextVerify(u *IOUnit) bool {
 // reports and handles a bad block.
 func (w *worker) verifyRead(u *IOUnit) {
 	v := w.vfy
-	if (!v.reading && !v.readJob) || w.info.NoFiles {
+	if (!v.Reading && !v.ReadJob) || w.info.NoFiles {
 		return // not a checked read, or an engine without data (null)
 	}
-	msg, bad := v.check(u, w.files[u.File].path)
+	msg, bad := v.Check(u.Buf, u.Result, u.Offset, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
 		fmt.Fprint(w.ioerr.out, msg)
 	}
 	if !bad {
 		return
 	}
-	if v.cont {
+	if v.Cont {
 		// Counted as a survived error (err=84 in the report, exit
 		// status 0); verify_fatal still ends the job, as in fio.
-		v.survived = true
+		v.Survived = true
 		w.ioerr.total++
 		if w.ioerr.first == 0 {
 			w.ioerr.first = unix.EILSEQ
 		}
-		if v.fatal {
+		if v.Fatal {
 			w.stopping = true
 		}
 		return
 	}
 	fn := "io_u_sync_complete"
 	switch {
-	case v.async:
+	case v.Async:
 		fn = "async_verify"
 	case w.reaper != nil:
 		fn = "io_u_queued_complete"
@@ -150,29 +147,29 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	j := w.job
 	us := uint64(nanotime()-w.loopStart) / 1000
 	for d := range w.st.Dir {
-		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.backlog > 0) {
+		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.Backlog > 0) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
-	if v.do && v.pos < len(v.list) && !w.stopping && w.err == 0 {
+	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 {
 		t := nanotime()
-		v.reading = true
+		v.Reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)
 		} else {
 			w.asyncLoop(stop)
 		}
-		v.reading = false
+		v.Reading = false
 		w.st.Dir[stats.Read].RuntimeUS += uint64(nanotime()-t) / 1000
 	}
-	v.list, v.pos, v.quota = v.list[:0], 0, 0
+	v.EndLoop()
 	w.loopFilesDone()
 }
 
 // verifyErr is the error a job reports for the bad blocks it survived
 // under continue_on_error (fio: "err=84 ()", exit status 0), or 0.
 func (t *task) verifyErr() unix.Errno {
-	if t.w == nil || t.w.vfy == nil || !t.w.vfy.survived {
+	if t.w == nil || t.w.vfy == nil || !t.w.vfy.Survived {
 		return 0
 	}
 	return unix.EILSEQ

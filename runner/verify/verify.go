@@ -1,7 +1,8 @@
-package runner
-
-// Data verification (verify=TYPE), in fio 3.33's on-disk format, so that
-// fio checks what gofio wrote and the other way round.
+// Package verify is data verification (verify=TYPE) in fio 3.33's on-disk
+// format, so that fio checks what gofio wrote and the other way round: the
+// header and checksums each block carries, their check, fio's reports of a
+// bad block, and the bookkeeping of the blocks to read back. The runner
+// drives it from the I/O loop.
 //
 // Each block written (each verify_interval bytes of it) starts with fio's
 // 40-byte header, all little-endian:
@@ -17,7 +18,7 @@ package runner
 //	34  write number            uint16
 //	36  CRC-32C of bytes 0..35  uint32 (crc32cRaw)
 //
-// followed by the checksum of the rest of the chunk (verify_hash.go).
+// followed by the checksum of the rest of the chunk (hash.go).
 // With verify_offset the header and checksum of each chunk are swapped
 // with the bytes at that offset of the chunk before the write, and back
 // before the check.
@@ -36,11 +37,12 @@ package runner
 // counted, and verify_fatal ends the job without failing it).
 //
 // The seed and the data after the header are fio's: each block's seed
-// is drawn from the job's verify stream (fiorand.go) and fills the block
+// is drawn by the runner from the job's verify stream and fills the block
 // as fio fills it. fio 3.33 does not check the seed, time, thread and
 // write number of a header after writing, nor with verify_only of
 // rw=write or randwrite. (fio's verify_only of a mixed rw=rw job does
 // compare the seed with its own.)
+package verify
 
 import (
 	"encoding/binary"
@@ -48,10 +50,7 @@ import (
 	"fmt"
 	"slices"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gofio/gofio/jobspec"
-	"github.com/gofio/gofio/stats"
 )
 
 const (
@@ -59,67 +58,67 @@ const (
 	verifyHdrLen = 40
 )
 
-// verifier is a worker's verify state.
-type verifier struct {
+// Verifier is a job's verify state.
+type Verifier struct {
 	typ      jobspec.VerifyType
 	sum      verifySum // zero size for meta
-	header   bool      // blocks carry fio's header
+	Header   bool      // blocks carry fio's header
 	code     uint16
 	interval int
-	hdrOff   int // verify_offset: the header is swapped with the data there
-	pattern  []byte
-	patOffs  []int // where verify_pattern's %o puts each block's offset
-	fatal    bool
-	only     bool
-	do       bool
-	readJob  bool // the job only reads: check every read
-	reading  bool // in the verify phase
-	cont     bool // continue_on_error covers verify errors
-	survived bool // a bad block was seen and survived (cont)
-	async    bool // verify_async: checked inline, reported as fio's verifier threads do
-	record   bool // blocks written are recorded to be read back
+	hdrOff   int    // verify_offset: the header is swapped with the data there
+	Pattern  []byte // verify_pattern, nil without
+	patOffs  []int  // where verify_pattern's %o puts each block's offset
+	Fatal    bool   // verify_fatal
+	Only     bool   // verify_only: the writes are counted, not done
+	Do       bool   // do_verify: a verify phase after the writes
+	ReadJob  bool   // the job only reads: check every read
+	Reading  bool   // in the verify phase
+	Cont     bool   // continue_on_error covers verify errors
+	Survived bool   // a bad block was seen and survived (Cont)
+	Async    bool   // verify_async: checked inline, reported as fio's verifier threads do
+	record   bool   // blocks written are recorded to be read back
 
-	list []vblock // blocks written this loop, in order
-	pos  int      // next block to read back
+	list []Block // blocks written this loop, in order
+	pos  int     // next block to read back
 
-	// verify_backlog: a batch of quota checks starts when backlog
+	// verify_backlog: a batch of quota checks starts when Backlog
 	// blocks are unchecked; a batch may wait for blocks to be written.
-	backlog int
+	Backlog int
 	batch   int
 	quota   int
 
 	numberio uint16
 	thread   uint16
-	seeds    frand     // the verify stream: a seed per block written
 	stored   [128]byte // scratch: the checksum the header holds
 	calc     [128]byte // scratch: the checksum computed
 }
 
-// vblock is a block written, to be read back.
-type vblock struct {
-	off  int64
-	len  uint32
-	file int32
+// Block is a block written, to be read back.
+type Block struct {
+	Off  int64  // file offset
+	Len  uint32 // length in bytes
+	File int32  // index of the file in the job's file list
 }
 
-// newVerifier returns the verify state of job j, or nil when j does not
-// verify.
-func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
+// New returns the verify state of job j, which writes at most blocks
+// blocks a loop, or nil when j does not verify. ignoreEILSEQ tells that
+// ignore_error's verify list holds the error of a bad block (EILSEQ).
+func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 	o := &j.Verify
 	if o.Type == jobspec.VerifyNone {
 		if o.Only && j.RW.Writes() {
 			// fio 3.33 counts the writes as issued and checks nothing.
-			return &verifier{only: true}, nil
+			return &Verifier{Only: true}, nil
 		}
 		return nil, nil
 	}
 	if j.TimeBased && o.Only {
 		return nil, fmt.Errorf("gofio: verify_only does not support time_based (fio 3.33 fails such a job)")
 	}
-	v := &verifier{typ: o.Type, fatal: o.Fatal, only: o.Only, do: o.Do,
-		readJob: !j.RW.Writes() && !j.RW.Trims(), pattern: o.Pattern, patOffs: o.PatternOffsets,
-		interval: o.Interval, hdrOff: o.Offset, async: o.Async > 0, thread: uint16(j.JobNum + 1),
-		cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoresVerify(j)}
+	v := &Verifier{typ: o.Type, Fatal: o.Fatal, Only: o.Only, Do: o.Do,
+		ReadJob: !j.RW.Writes() && !j.RW.Trims(), Pattern: o.Pattern, patOffs: o.PatternOffsets,
+		interval: o.Interval, hdrOff: o.Offset, Async: o.Async > 0, thread: uint16(j.JobNum + 1),
+		Cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoreEILSEQ}
 	switch o.Type {
 	case jobspec.VerifyPattern:
 		if len(o.Pattern) == 0 {
@@ -127,41 +126,74 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 		}
 	case jobspec.VerifyNull:
 	case jobspec.VerifyPatternHdr:
-		v.header, v.code = true, verifyPatternCode
+		v.Header, v.code = true, verifyPatternCode
 	case jobspec.VerifyMeta:
-		v.header, v.code = true, verifyMetaCode
+		v.Header, v.code = true, verifyMetaCode
 	default:
 		s, ok := sumFor(o.Type)
 		if !ok {
 			return nil, fmt.Errorf("gofio: verify=%s is not supported yet", o.Type)
 		}
-		v.header, v.sum, v.code = true, s, s.code
+		v.Header, v.sum, v.code = true, s, s.code
 	}
 	// jobspec refused settings that cannot work (VerifyOptions.problem).
-	if o.Backlog > 0 && !j.TimeBased && !v.readJob && v.do {
-		v.backlog, v.batch = int(min(o.Backlog, 1<<30)), o.BacklogBatch
+	if o.Backlog > 0 && !j.TimeBased && !v.ReadJob && v.Do {
+		v.Backlog, v.batch = int(min(o.Backlog, 1<<30)), o.BacklogBatch
 		if v.batch <= 0 {
-			v.batch = v.backlog
+			v.batch = v.Backlog
 		}
 	}
 	// A read-only job checks what it reads; verify_only then changes
 	// nothing. A time_based job has no verify phase (nor in fio), so it
 	// records nothing.
-	v.only = v.only && !v.readJob
-	v.record = !j.TimeBased && !v.readJob
+	v.Only = v.Only && !v.ReadJob
+	v.record = !j.TimeBased && !v.ReadJob
 	if v.record {
-		v.list = make([]vblock, 0, min(blocks, 1<<20))
+		v.list = make([]Block, 0, min(blocks, 1<<20))
 	}
 	return v, nil
 }
+
+// Wrote records the block of n bytes written at off of file (an index in
+// the job's file list) to be read back, when the job reads back.
+func (v *Verifier) Wrote(off int64, n int, file int) {
+	if v.record {
+		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file)})
+	}
+}
+
+// Stamp writes the header and checksum of each chunk of buf, the block
+// to be written at off; seed is the one that filled it (0 with
+// verify_pattern) and t the write time, in ns since the job started.
+func (v *Verifier) Stamp(buf []byte, off int64, seed, t uint64) {
+	iv := v.chunk(len(buf))
+	for o := 0; o+v.minChunk() <= len(buf); o += iv {
+		c := buf[o:min(o+iv, len(buf))]
+		le := binary.LittleEndian
+		le.PutUint16(c[0:], verifyMagic)
+		le.PutUint16(c[2:], v.code)
+		le.PutUint32(c[4:], uint32(len(c)))
+		le.PutUint64(c[8:], seed)
+		le.PutUint64(c[16:], uint64(off)+uint64(o))
+		le.PutUint32(c[24:], uint32(t/1e9))
+		le.PutUint32(c[28:], uint32(t%1e9))
+		le.PutUint16(c[32:], v.thread)
+		le.PutUint16(c[34:], v.numberio)
+		le.PutUint32(c[36:], crc32cRaw(c[:36]))
+		if v.sum.size > 0 {
+			v.sum.sum(c[verifyHdrLen:], c[verifyHdrLen+v.sum.size:])
+		}
+		v.swapHeader(c)
+	}
+	v.numberio++
 }
 
 // minChunk is the smallest chunk that holds a header: a shorter end of
 // a block (an unaligned block size) is neither stamped nor checked.
-func (v *verifier) minChunk() int { return verifyHdrLen + v.sum.size }
+func (v *Verifier) minChunk() int { return verifyHdrLen + v.sum.size }
 
 // chunk is the size checked as one unit in a block of n bytes.
-func (v *verifier) chunk(n int) int {
+func (v *Verifier) chunk(n int) int {
 	if v.interval > 0 && v.interval < n {
 		return v.interval
 	}
@@ -170,7 +202,7 @@ func (v *verifier) chunk(n int) int {
 
 // swapHeader swaps the header of chunk c with the data at verify_offset
 // (written swapped, swapped back before the check).
-func (v *verifier) swapHeader(c []byte) {
+func (v *Verifier) swapHeader(c []byte) {
 	n := verifyHdrLen + v.sum.size
 	if v.hdrOff == 0 || v.hdrOff+n > len(c) {
 		return
@@ -181,12 +213,12 @@ func (v *verifier) swapHeader(c []byte) {
 	}
 }
 
-// backlogDue reports whether the next I/O is a check of verify_backlog:
-// a batch starts when backlog blocks are unchecked, and its checks take
+// BacklogDue reports whether the next I/O is a check of verify_backlog:
+// a batch starts when Backlog blocks are unchecked, and its checks take
 // turns with writes while it has none to do (observed in fio 3.33).
-func (v *verifier) backlogDue() bool {
+func (v *Verifier) BacklogDue() bool {
 	pending := len(v.list) - v.pos
-	if v.quota == 0 && pending >= v.backlog {
+	if v.quota == 0 && pending >= v.Backlog {
 		v.quota = v.batch
 	}
 	if v.quota > 0 && pending > 0 {
@@ -196,10 +228,28 @@ func (v *verifier) backlogDue() bool {
 	return false
 }
 
+// Next returns the next block to read back; false when all have been.
+func (v *Verifier) Next() (Block, bool) {
+	if v.pos >= len(v.list) {
+		return Block{}, false
+	}
+	b := v.list[v.pos]
+	v.pos++
+	return b, true
+}
 
-// check verifies the block read into u, chunk by chunk, and returns
-// fio's report of its bad chunks and whether the block counts as bad. As
-// in fio 3.33, a bad header (magic, length, offset, header checksum) ends
+// Unchecked is the number of blocks written this loop and not yet read
+// back.
+func (v *Verifier) Unchecked() int { return len(v.list) - v.pos }
+
+// EndLoop forgets the blocks of the loop that ends.
+func (v *Verifier) EndLoop() {
+	v.list, v.pos, v.quota = v.list[:0], 0, 0
+}
+
+// Check verifies block, read at offset of the file path (its first nread
+// bytes read), chunk by chunk, and returns fio's report of its bad chunks
+// and whether the block counts as bad. As in fio 3.33, a bad header (magic, length, offset, header checksum) ends
 // the check of the block, and the block is bad; a data checksum that
 // does not match is reported and the next chunk checked, and the block is
 // bad when its last chunk is (so with verify_interval a bad chunk before
@@ -207,22 +257,22 @@ func (v *verifier) backlogDue() bool {
 // checked with the job's verify type, whatever the header names; the
 // header's type is only reported when the check fails. Only a bad block
 // allocates.
-func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
-	buf := u.Buf[:u.Result]
-	if v.pattern != nil && !v.header {
-		return v.checkPattern(u, buf, path)
+func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (msg string, bad bool) {
+	buf := block[:nread]
+	if v.Pattern != nil && !v.Header {
+		return v.checkPattern(block, offset, buf, path)
 	}
-	if !v.header {
+	if !v.Header {
 		return "", false // verify=null
 	}
-	iv := v.chunk(len(u.Buf))
-	for off := 0; off < len(buf) && off+v.minChunk() <= len(u.Buf); off += iv {
+	iv := v.chunk(len(block))
+	for off := 0; off < len(buf) && off+v.minChunk() <= len(block); off += iv {
 		c := buf[off:min(off+iv, len(buf))]
 		v.swapHeader(c)
 		at := fmt.Sprintf
 		where := func(n uint32) string {
 			return at("at file %s offset %d, length %d (requested block: offset=%d, length=%d",
-				path, u.Offset+int64(off), n, u.Offset, len(u.Buf))
+				path, offset+int64(off), n, offset, len(block))
 		}
 		if len(c) < verifyHdrLen+v.sum.size {
 			return msg + at("verify: bad header length %d, wanted %d %s)\n", len(c), iv, where(uint32(len(c)))), true
@@ -234,7 +284,7 @@ func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
 		if n := le.Uint32(c[4:]); n != uint32(len(c)) {
 			return msg + at("verify: bad header length %d, wanted %d %s)\n", n, len(c), where(uint32(len(c)))), true
 		}
-		if o, want := le.Uint64(c[16:]), uint64(u.Offset)+uint64(off); o != want {
+		if o, want := le.Uint64(c[16:]), uint64(offset)+uint64(off); o != want {
 			return msg + at("verify: bad header offset %d, wanted %d %s)\n", o, want, where(uint32(len(c)))), true
 		}
 		if s, calc := le.Uint32(c[36:]), crc32cRaw(c[:36]); s != calc {
@@ -244,7 +294,7 @@ func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
 		if v.typ == jobspec.VerifyPatternHdr {
 			// As a data checksum: reported, and the block is bad when
 			// its last chunk is.
-			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, u, path, u.Offset+int64(off), le.Uint32(c[4:]))
+			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, block, offset, path, offset+int64(off), le.Uint32(c[4:]))
 			msg, bad = msg+m, b
 			continue
 		}
@@ -274,12 +324,12 @@ func (v *verifier) check(u *IOUnit, path string) (msg string, bad bool) {
 
 // typeMismatch is fio's note, after a failed check, that the header
 // names another verify type than the job's.
-func (v *verifier) typeMismatch(c []byte) string {
+func (v *Verifier) typeMismatch(c []byte) string {
 	if len(c) < 4 {
 		return ""
 	}
 	code := v.code
-	if !v.header {
+	if !v.Header {
 		code = 18 // fio's code for verify=pattern
 	}
 	if t := binary.LittleEndian.Uint16(c[2:]); t != code {
@@ -291,55 +341,56 @@ func (v *verifier) typeMismatch(c []byte) string {
 // flags is what fio prints as the unit's flags in a verify failure: 0x88
 // for a read of the verify phase, 8 for a read of the workload; with
 // verify_async, 0x84 and 4.
-func (v *verifier) flags() int {
+func (v *Verifier) flags() int {
 	f := 8
-	if v.async {
+	if v.Async {
 		f = 4
 	}
-	if v.reading {
+	if v.Reading {
 		f |= 0x80
 	}
 	return f
 }
 
-// patternAt is verify_pattern for the block at off: its %o formats
+// PatternAt is verify_pattern for the block at off: its %o formats
 // replaced by off, 8 bytes little-endian.
-func (v *verifier) patternAt(off int64) []byte {
+func (v *Verifier) PatternAt(off int64) []byte {
 	if len(v.patOffs) == 0 {
-		return v.pattern
+		return v.Pattern
 	}
-	p := slices.Clone(v.pattern)
+	p := slices.Clone(v.Pattern)
 	for _, i := range v.patOffs {
 		binary.LittleEndian.PutUint64(p[i:], uint64(off))
 	}
 	return p
 }
 
-// checkPattern verifies a block of verify=pattern.
-func (v *verifier) checkPattern(u *IOUnit, buf []byte, path string) (string, bool) {
+// checkPattern verifies a block of verify=pattern read at offset (buf: the
+// bytes read).
+func (v *Verifier) checkPattern(block []byte, offset int64, buf []byte, path string) (string, bool) {
 	// fio 3.33 reports the block as if it had a header: the length it
 	// prints is the pattern's bytes 4-7.
 	n := uint32(len(buf))
 	if len(buf) >= 8 {
 		n = binary.LittleEndian.Uint32(buf[4:])
 	}
-	return v.checkPatternAt(buf, 0, u, path, u.Offset, n)
+	return v.checkPatternAt(buf, 0, block, offset, path, offset, n)
 }
 
-// checkPatternAt checks data, the bytes at index from of the block read
-// into u, against the block's verify_pattern repeated from the block's
+// checkPatternAt checks data, the bytes at index from of block (read at
+// offset), against the block's verify_pattern repeated from the block's
 // start; at and n are the offset and length fio's report names. The
 // offset of a bad byte is reported from the start of data.
-func (v *verifier) checkPatternAt(data []byte, from int, u *IOUnit, path string, at int64, n uint32) (string, bool) {
-	p := v.patternAt(u.Offset)
+func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset int64, path string, at int64, n uint32) (string, bool) {
+	p := v.PatternAt(offset)
 	for i := range data {
 		want := p[(from+i)%len(p)]
 		if data[i] != want {
 			// The type fio prints on a mismatch is that of the header,
 			// or without one the pattern's bytes 2-3.
-			hdr := u.Buf[at-u.Offset:]
+			hdr := block[at-offset:]
 			return fmt.Sprintf("fio: got pattern '%02x', wanted '%02x'. Bad bits %d\nfio: bad pattern block offset %d\npattern: verify failed at file %s offset %d, length %d (requested block: offset=%d, length=%d, flags=%x)\n",
-				data[i], want, popcount8(data[i]^want), i, path, at, n, u.Offset, len(u.Buf), v.flags()) + v.typeMismatch(hdr), true
+				data[i], want, popcount8(data[i]^want), i, path, at, n, offset, len(block), v.flags()) + v.typeMismatch(hdr), true
 		}
 	}
 	return "", false
@@ -352,4 +403,3 @@ func popcount8(b byte) int {
 	}
 	return n
 }
-

@@ -1,26 +1,44 @@
-package runner
+package verify
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
 )
 
-// newTestVerifier sets up a worker that stamps and checks blocks of bs
-// bytes without doing I/O.
-func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern []byte) (*worker, *IOUnit) {
+// newTestVerifier sets up the verify state of a job that writes and
+// checks blocks of 4096 bytes, and a block of random bytes.
+func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern []byte) (*Verifier, []byte) {
 	t.Helper()
 	j := &jobspec.Job{RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
 	j.Verify = jobspec.VerifyOptions{Type: typ, Do: true, Interval: interval, Pattern: pattern}
-	v, err := newVerifier(j, 16)
+	v, err := New(j, 16, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &worker{job: j, vfy: v}
-	u := &IOUnit{Op: OpWrite, Offset: 8192, Buf: make([]byte, 4096)}
-	fillRandom(u.Buf, 7)
-	return w, u
+	buf := make([]byte, 4096)
+	rand.NewChaCha8([32]byte{7}).Read(buf)
+	return v, buf
+}
+
+// stamp prepares buf for the write at off as the runner does: records
+// it, fills it with the pattern, writes the headers (seed 1, time 0).
+func stamp(v *Verifier, buf []byte, off int64) {
+	v.Wrote(off, len(buf), 0)
+	if v.Only {
+		return
+	}
+	if v.Pattern != nil {
+		p := v.PatternAt(off)
+		for i := range buf {
+			buf[i] = p[i%len(p)]
+		}
+	}
+	if v.Header {
+		v.Stamp(buf, off, 1, 0)
+	}
 }
 
 // TestVerifyRoundTrip stamps a block, checks it, then changes one byte
@@ -42,14 +60,13 @@ func TestVerifyRoundTrip(t *testing.T) {
 			{30, "verify: bad header crc"},
 			{3000, typ.String() + ": verify failed at file f offset 8192, length 4096 (requested block: offset=8192, length=4096, flags=88)\n       Expected CRC: "},
 		} {
-			w, u := newTestVerifier(t, typ, 0, nil)
-			w.stampVerify(u)
+			v, buf := newTestVerifier(t, typ, 0, nil)
+			stamp(v, buf, 8192)
 			if c.at >= 0 {
-				u.Buf[c.at] ^= 0x10
+				buf[c.at] ^= 0x10
 			}
-			u.Op, u.Result = OpRead, len(u.Buf)
-			w.vfy.reading = true
-			msg, bad := w.vfy.check(u, "f")
+			v.Reading = true
+			msg, bad := v.Check(buf, len(buf), 8192, "f")
 			if typ == jobspec.VerifyMeta && c.at == 3000 {
 				c.want = "" // meta has no data checksum
 			}
@@ -75,18 +92,17 @@ func TestVerifyInterval(t *testing.T) {
 		{1024 + 1, true, 1},    // a header: the block is bad at once
 	}
 	for _, tt := range tests {
-		w, u := newTestVerifier(t, jobspec.VerifyCRC32C, 1024, nil)
-		w.stampVerify(u)
+		v, buf := newTestVerifier(t, jobspec.VerifyCRC32C, 1024, nil)
+		stamp(v, buf, 8192)
 		for off := 0; off < 4096; off += 1024 {
-			if got := int(u.Buf[off+4]) | int(u.Buf[off+5])<<8; got != 1024 {
+			if got := int(buf[off+4]) | int(buf[off+5])<<8; got != 1024 {
 				t.Fatalf("chunk at %d has length %d", off, got)
 			}
 		}
 		if tt.at >= 0 {
-			u.Buf[tt.at] ^= 1
+			buf[tt.at] ^= 1
 		}
-		u.Op, u.Result = OpRead, len(u.Buf)
-		msg, bad := w.vfy.check(u, "f")
+		msg, bad := v.Check(buf, len(buf), 8192, "f")
 		if bad != tt.bad || strings.Count(msg, "verify") != tt.reports {
 			t.Errorf("byte %d changed: bad=%v, report %q; want bad=%v and %d reports", tt.at, bad, msg, tt.bad, tt.reports)
 		}
@@ -95,18 +111,17 @@ func TestVerifyInterval(t *testing.T) {
 
 // TestVerifyPattern: verify=pattern writes and checks the pattern only.
 func TestVerifyPattern(t *testing.T) {
-	w, u := newTestVerifier(t, jobspec.VerifyPattern, 0, []byte{0xde, 0xad, 0xbe, 0xef})
-	w.stampVerify(u)
-	if u.Buf[0] != 0xde || u.Buf[4095] != 0xef {
-		t.Fatalf("block not filled with the pattern: % x", u.Buf[:8])
+	v, buf := newTestVerifier(t, jobspec.VerifyPattern, 0, []byte{0xde, 0xad, 0xbe, 0xef})
+	stamp(v, buf, 8192)
+	if buf[0] != 0xde || buf[4095] != 0xef {
+		t.Fatalf("block not filled with the pattern: % x", buf[:8])
 	}
-	u.Op, u.Result = OpRead, len(u.Buf)
-	if msg, bad := w.vfy.check(u, "f"); bad {
+	if msg, bad := v.Check(buf, len(buf), 8192, "f"); bad {
 		t.Fatalf("good block reported bad: %s", msg)
 	}
-	u.Buf[101] = 0x5a
+	buf[101] = 0x5a
 	want := "fio: got pattern '5a', wanted 'ad'. Bad bits 7\nfio: bad pattern block offset 101\n"
-	if msg, bad := w.vfy.check(u, "f"); !bad || !strings.HasPrefix(msg, want) {
+	if msg, bad := v.Check(buf, len(buf), 8192, "f"); !bad || !strings.HasPrefix(msg, want) {
 		t.Errorf("changed block: bad=%v, report %q; want prefix %q", bad, msg, want)
 	}
 }
@@ -138,27 +153,27 @@ func TestVerifyBacklog(t *testing.T) {
 		{1, 0, "WRWRWRWRWRWRWRWR|"},
 	}
 	for _, tt := range tests {
-		v := &verifier{backlog: tt.backlog, batch: tt.batch}
+		v := &Verifier{Backlog: tt.backlog, batch: tt.batch, record: true}
 		if v.batch == 0 {
-			v.batch = v.backlog
+			v.batch = v.Backlog
 		}
 		var got strings.Builder
 		for written := 0; written < 8; {
-			if v.backlogDue() {
-				v.pos++
+			if v.BacklogDue() {
+				v.Next()
 				got.WriteByte('R')
 				continue
 			}
-			v.list = append(v.list, vblock{})
+			v.Wrote(0, 0, 0)
 			written++
 			got.WriteByte('W')
 		}
-		for v.backlogDue() { // the write loop asks once more
-			v.pos++
+		for v.BacklogDue() { // the write loop asks once more
+			v.Next()
 			got.WriteByte('R')
 		}
 		got.WriteByte('|')
-		for ; v.pos < len(v.list); v.pos++ {
+		for _, ok := v.Next(); ok; _, ok = v.Next() {
 			got.WriteByte('R')
 		}
 		if got.String() != tt.want {
@@ -170,13 +185,11 @@ func TestVerifyBacklog(t *testing.T) {
 // TestVerifyAllocs: stamping and checking a good block allocate nothing.
 func TestVerifyAllocs(t *testing.T) {
 	for _, typ := range []jobspec.VerifyType{jobspec.VerifyCRC32C, jobspec.VerifyMD5, jobspec.VerifySHA1, jobspec.VerifySHA3_256, jobspec.VerifyXXHash} {
-		w, u := newTestVerifier(t, typ, 1024, nil)
-		w.vfy.list = make([]vblock, 0, 1000)
+		v, buf := newTestVerifier(t, typ, 1024, nil)
+		v.list = make([]Block, 0, 1000)
 		n := testing.AllocsPerRun(100, func() {
-			u.Op = OpWrite
-			w.stampVerify(u)
-			u.Op, u.Result = OpRead, len(u.Buf)
-			if _, bad := w.vfy.check(u, "f"); bad {
+			stamp(v, buf, 8192)
+			if _, bad := v.Check(buf, len(buf), 8192, "f"); bad {
 				t.Fatal("good block reported bad")
 			}
 		})
