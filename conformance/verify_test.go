@@ -89,7 +89,7 @@ func TestVerifyCorruption(t *testing.T) {
 		{"data crc7", "crc7", 8192 + 100, nil, ""},
 		{"data xxhash", "xxhash", 8192 + 100, nil, ""},
 		{"data sha3-512", "sha3-512", 8192 + 100, nil, ""},
-		// fio 3.33's sha256 and sha512 fields (runner/verify_sha2.go):
+		// fio 3.33's sha256 and sha512 fields (runner/verify/sha2.go):
 		// sha512 covers only the data's first 128 bytes and its last
 		// n%128 (here 88), so the change at 1000 goes unseen.
 		{"data sha256", "sha256", 8192 + 1000, nil, ""},

@@ -1017,7 +1017,7 @@ func (w *worker) preRead() error {
 
 // prepareWrite fills a write buffer per the buffer options (buffers.go).
 func (w *worker) prepareWrite(b []byte) {
-	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.header || w.vfy.pattern != nil) {
+	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.Header || w.vfy.Pattern != nil) {
 		w.bufs.fill(b) // a verify header's seed fills the block otherwise
 	}
 }

@@ -9,23 +9,17 @@ import (
 
 	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/runner/diskutil"
 )
 
 // schedulerFile returns the sysfs file that selects the I/O scheduler of
 // the disk holding path (<sysRoot>/block/DISK/queue/scheduler; a
 // partition's disk), or "" when path is on no block device (tmpfs).
 func schedulerFile(sysRoot, path string) string {
-	maj, min, ok := deviceOf(path)
-	if !ok {
-		return ""
-	}
-	t := &DiskTracker{sysRoot: sysRoot}
-	dir := t.findSysDir(maj, min)
+	dir := diskutil.DiskDir(sysRoot, path)
 	if dir == "" {
 		return ""
-	}
-	if parent := filepath.Dir(dir); isDir(filepath.Join(parent, "queue")) {
-		dir = parent
 	}
 	p := filepath.Join(dir, "queue", "scheduler")
 	if _, err := os.Stat(p); err != nil {

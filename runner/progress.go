@@ -10,6 +10,7 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -88,7 +89,7 @@ type jobProgress struct {
 type liveRun struct {
 	plan  *jobspec.Plan
 	tasks []*task
-	disks *DiskTracker
+	disks *diskutil.Tracker
 	// errs are the setup errors known when the jobs started.
 	errs []taskErr
 }
@@ -143,7 +144,7 @@ func (p *Progress) Snapshot(st []JobStatus) time.Duration {
 }
 
 // begin records the start of the jobs; Run calls it once, after layout.
-func (p *Progress) begin(plan *jobspec.Plan, tasks []*task, disks *DiskTracker) {
+func (p *Progress) begin(plan *jobspec.Plan, tasks []*task, disks *diskutil.Tracker) {
 	live := &liveRun{plan: plan, tasks: tasks, disks: disks, errs: make([]taskErr, len(tasks))}
 	for i, t := range tasks {
 		live.errs[i] = taskErr{t.err, t.errFn}

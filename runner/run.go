@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
@@ -99,7 +100,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		return nil, err
 	}
 
-	disks := NewDiskTracker()
+	disks := diskutil.NewTracker()
 	laidOut := map[string]uint64{}
 	var measured []*task // the tasks whose disks are measured
 	for _, t := range tasks {
@@ -429,7 +430,7 @@ func waves(tasks []*task) [][]*task {
 
 // buildResult folds the jobs into reported records (merging groups under
 // group_reporting) and fills the result model.
-func buildResult(plan *jobspec.Plan, tasks []*task, disks *DiskTracker, elapsed time.Duration) *output.Result {
+func buildResult(plan *jobspec.Plan, tasks []*task, disks *diskutil.Tracker, elapsed time.Duration) *output.Result {
 	r := &output.Result{
 		Time:  time.Now(),
 		Disks: disks.Disks(),

@@ -1,183 +1,32 @@
 package runner
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 )
 
-// newTestVerifier sets up a worker that stamps and checks blocks of bs
-// bytes without doing I/O.
-func newTestVerifier(t *testing.T, typ jobspec.VerifyType, interval int, pattern []byte) (*worker, *engine.IOUnit) {
-	t.Helper()
-	j := &jobspec.Job{RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
-	j.Verify = jobspec.VerifyOptions{Type: typ, Do: true, Interval: interval, Pattern: pattern}
-	v, err := newVerifier(j, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &worker{job: j, vfy: v}
-	u := &engine.IOUnit{Op: engine.OpWrite, Offset: 8192, Buf: make([]byte, 4096)}
-	fioFillRandom(u.Buf, 7)
-	return w, u
-}
-
-// TestVerifyRoundTrip stamps a block, checks it, then changes one byte
-// of it and checks that the change is caught with the right report.
-func TestVerifyRoundTrip(t *testing.T) {
-	types := []jobspec.VerifyType{jobspec.VerifyMD5, jobspec.VerifyCRC64, jobspec.VerifyCRC32C,
-		jobspec.VerifyCRC32, jobspec.VerifyCRC16, jobspec.VerifyCRC7, jobspec.VerifySHA1,
-		jobspec.VerifySHA3_224, jobspec.VerifySHA3_256, jobspec.VerifySHA3_384, jobspec.VerifySHA3_512,
-		jobspec.VerifyXXHash, jobspec.VerifyMeta}
-	for _, typ := range types {
-		for _, c := range []struct {
-			at   int
-			want string // start of the report; "" for none
-		}{
-			{-1, ""},
-			{0, "verify: bad magic header"},
-			{5, "verify: bad header length"},
-			{17, "verify: bad header offset"},
-			{30, "verify: bad header crc"},
-			{3000, typ.String() + ": verify failed at file f offset 8192, length 4096 (requested block: offset=8192, length=4096, flags=88)\n       Expected CRC: "},
-		} {
-			w, u := newTestVerifier(t, typ, 0, nil)
-			w.stampVerify(u)
-			if c.at >= 0 {
-				u.Buf[c.at] ^= 0x10
-			}
-			u.Op, u.Result = engine.OpRead, len(u.Buf)
-			w.vfy.reading = true
-			msg, bad := w.vfy.check(u, "f")
-			if typ == jobspec.VerifyMeta && c.at == 3000 {
-				c.want = "" // meta has no data checksum
-			}
-			if bad != (c.want != "") || !strings.HasPrefix(msg, c.want) {
-				t.Errorf("%v, byte %d changed: bad=%v, report %q; want prefix %q", typ, c.at, bad, msg, c.want)
-			}
-		}
-	}
-}
-
-// TestVerifyInterval: each chunk has its own header; as in fio 3.33 a
-// bad data checksum fails the block only in its last chunk, but is
-// always reported.
-func TestVerifyInterval(t *testing.T) {
-	tests := []struct {
-		at      int
-		bad     bool
-		reports int
-	}{
-		{-1, false, 0},
-		{1024 + 100, false, 1}, // second chunk's data: reported only
-		{3072 + 100, true, 1},  // last chunk's data
-		{1024 + 1, true, 1},    // a header: the block is bad at once
-	}
-	for _, tt := range tests {
-		w, u := newTestVerifier(t, jobspec.VerifyCRC32C, 1024, nil)
-		w.stampVerify(u)
-		for off := 0; off < 4096; off += 1024 {
-			if got := int(u.Buf[off+4]) | int(u.Buf[off+5])<<8; got != 1024 {
-				t.Fatalf("chunk at %d has length %d", off, got)
-			}
-		}
-		if tt.at >= 0 {
-			u.Buf[tt.at] ^= 1
-		}
-		u.Op, u.Result = engine.OpRead, len(u.Buf)
-		msg, bad := w.vfy.check(u, "f")
-		if bad != tt.bad || strings.Count(msg, "verify") != tt.reports {
-			t.Errorf("byte %d changed: bad=%v, report %q; want bad=%v and %d reports", tt.at, bad, msg, tt.bad, tt.reports)
-		}
-	}
-}
-
-// TestVerifyPattern: verify=pattern writes and checks the pattern only.
-func TestVerifyPattern(t *testing.T) {
-	w, u := newTestVerifier(t, jobspec.VerifyPattern, 0, []byte{0xde, 0xad, 0xbe, 0xef})
-	w.stampVerify(u)
-	if u.Buf[0] != 0xde || u.Buf[4095] != 0xef {
-		t.Fatalf("block not filled with the pattern: % x", u.Buf[:8])
-	}
-	u.Op, u.Result = engine.OpRead, len(u.Buf)
-	if msg, bad := w.vfy.check(u, "f"); bad {
-		t.Fatalf("good block reported bad: %s", msg)
-	}
-	u.Buf[101] = 0x5a
-	want := "fio: got pattern '5a', wanted 'ad'. Bad bits 7\nfio: bad pattern block offset 101\n"
-	if msg, bad := w.vfy.check(u, "f"); !bad || !strings.HasPrefix(msg, want) {
-		t.Errorf("changed block: bad=%v, report %q; want prefix %q", bad, msg, want)
-	}
-}
-
-// TestVerifyHeaderSizes: jobspec's header sizes are the checksums'.
-func TestVerifyHeaderSizes(t *testing.T) {
-	for typ := jobspec.VerifyMD5; typ <= jobspec.VerifyMeta; typ++ {
-		want := verifyHdrLen
-		if s, ok := sumFor(typ); ok {
-			want += s.size
-		}
-		if got := typ.HeaderSize(); got != want {
-			t.Errorf("%v.HeaderSize() = %d, want %d", typ, got, want)
-		}
-	}
-}
-
-// TestVerifyBacklog: the order of writes (W) and checks (R) of 8 blocks
-// with verify_backlog, as fio 3.33 issues them (seen with strace); the
-// final verify phase checks what is left.
-func TestVerifyBacklog(t *testing.T) {
-	tests := []struct {
-		backlog, batch int
-		want           string
-	}{
-		{3, 0, "WWWRRRWWWRRRWW|RR"},
-		{3, 2, "WWWRRWWRRWWRRW|RR"},
-		{3, 5, "WWWRRRWRWRWWWRRR|"},
-		{1, 0, "WRWRWRWRWRWRWRWR|"},
-	}
-	for _, tt := range tests {
-		v := &verifier{backlog: tt.backlog, batch: tt.batch}
-		if v.batch == 0 {
-			v.batch = v.backlog
-		}
-		var got strings.Builder
-		for written := 0; written < 8; {
-			if v.backlogDue() {
-				v.pos++
-				got.WriteByte('R')
-				continue
-			}
-			v.list = append(v.list, vblock{})
-			written++
-			got.WriteByte('W')
-		}
-		for v.backlogDue() { // the write loop asks once more
-			v.pos++
-			got.WriteByte('R')
-		}
-		got.WriteByte('|')
-		for ; v.pos < len(v.list); v.pos++ {
-			got.WriteByte('R')
-		}
-		if got.String() != tt.want {
-			t.Errorf("verify_backlog=%d, verify_backlog_batch=%d: %s, want %s", tt.backlog, tt.batch, got.String(), tt.want)
-		}
-	}
-}
-
-// TestVerifyAllocs: stamping and checking a good block allocate nothing.
+// TestVerifyAllocs: stamping a block through the worker (seed, fill,
+// header) and checking it allocate nothing.
 func TestVerifyAllocs(t *testing.T) {
-	for _, typ := range []jobspec.VerifyType{jobspec.VerifyCRC32C, jobspec.VerifyMD5, jobspec.VerifySHA1, jobspec.VerifySHA3_256, jobspec.VerifyXXHash} {
-		w, u := newTestVerifier(t, typ, 1024, nil)
-		w.vfy.list = make([]vblock, 0, 1000)
+	for _, typ := range []jobspec.VerifyType{jobspec.VerifyCRC32C, jobspec.VerifyMD5, jobspec.VerifySHA1, jobspec.VerifySHA3_256, jobspec.VerifyXXHash, jobspec.VerifyPatternHdr} {
+		j := &jobspec.Job{RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
+		j.Verify = jobspec.VerifyOptions{Type: typ, Do: true, Interval: 1024}
+		if typ == jobspec.VerifyPatternHdr {
+			j.Verify.Pattern = []byte{0xde, 0xad, 0xbe, 0xef}
+		}
+		v, err := newVerifier(j, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &worker{job: j, vfy: v}
+		u := &engine.IOUnit{Offset: 8192, Buf: make([]byte, 4096)}
 		n := testing.AllocsPerRun(100, func() {
 			u.Op = engine.OpWrite
 			w.stampVerify(u)
 			u.Op, u.Result = engine.OpRead, len(u.Buf)
-			if _, bad := w.vfy.check(u, "f"); bad {
+			if _, bad := v.Check(u.Buf, u.Result, u.Offset, "f"); bad {
 				t.Fatal("good block reported bad")
 			}
 		})

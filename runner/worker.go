@@ -315,7 +315,7 @@ func (w *worker) run(stop <-chan struct{}) {
 	for loop := 0; ; loop++ {
 		w.startLoop()
 		switch {
-		case w.vfy != nil && w.vfy.only:
+		case w.vfy != nil && w.vfy.Only:
 			w.skipWrites()
 		case w.reaper == nil:
 			w.syncLoop(stop)

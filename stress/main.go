@@ -44,7 +44,7 @@ func main() {
 	runs := flag.Int("runs", 20, "loaded runs of each seed command per program")
 	only := flag.String("only", "", `"tests" or "seeds" to run only that part`)
 	seeds := flag.String("seeds", "stress/seeds/*.txt", "glob of the documents holding the fio command lines")
-	pkgs := flag.String("tests", "./conformance ./cmd/gofio ./runner", "test packages run under load")
+	pkgs := flag.String("tests", "./conformance ./cmd/gofio ./runner/...", "test packages run under load")
 	testRun := flag.String("run", "", "go test -run pattern for the test packages")
 	testTimeout := flag.String("test-timeout", "30m", "go test -timeout")
 	base := flag.String("dir", "", "where the scratch directories go (default: the system's temp directory)")

@@ -1,4 +1,4 @@
-package runner
+package verify
 
 // The checksums of fio 3.33's verify header, as found by comparing
 // against blocks fio wrote: each checksum covers the block's data after
@@ -15,7 +15,7 @@ package runner
 //	crc16     CRC-16/ARC (reflected 0x8005, initial value 0); little-endian
 //	crc7      polynomial 0x09 MSB first, initial value 0; one byte
 //	sha1      the digest with each 32-bit word byte-swapped
-//	sha256,   not digests: see verify_sha2.go
+//	sha256,   not digests: see sha2.go
 //	sha512
 //	sha3-*    the digest
 //	xxhash    XXH32 with seed 1; little-endian

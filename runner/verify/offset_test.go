@@ -1,11 +1,10 @@
-package runner
+package verify
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gofio/gofio/jobspec"
-	"github.com/gofio/gofio/runner/engine"
 )
 
 // TestVerifyPatternOffset: verify_pattern's %o puts each block's offset,
@@ -13,20 +12,18 @@ import (
 // offset 8192 as ff 00 20 00 00 00 00 00 00, repeated); a block read back
 // at another offset fails the check.
 func TestVerifyPatternOffset(t *testing.T) {
-	w, u := newTestVerifier(t, jobspec.VerifyPattern, 0, []byte{0xff, 0, 0, 0, 0, 0, 0, 0, 0})
-	w.vfy.patOffs = []int{1}
-	w.stampVerify(u)
+	v, buf := newTestVerifier(t, jobspec.VerifyPattern, 0, []byte{0xff, 0, 0, 0, 0, 0, 0, 0, 0})
+	v.patOffs = []int{1}
+	stamp(v, buf, 8192)
 	want := []byte{0xff, 0, 0x20, 0, 0, 0, 0, 0, 0, 0xff, 0, 0x20}
-	if string(u.Buf[:12]) != string(want) || u.Buf[4095] != 0xff {
-		t.Fatalf("block at 8192 filled with % x; want % x…", u.Buf[:12], want)
+	if string(buf[:12]) != string(want) || buf[4095] != 0xff {
+		t.Fatalf("block at 8192 filled with % x; want % x…", buf[:12], want)
 	}
-	u.Op, u.Result = engine.OpRead, len(u.Buf)
-	if msg, bad := w.vfy.check(u, "f"); bad {
+	if msg, bad := v.Check(buf, len(buf), 8192, "f"); bad {
 		t.Fatalf("good block reported bad: %s", msg)
 	}
-	u.Offset = 4096
 	wantMsg := "fio: got pattern '20', wanted '10'. Bad bits 2\nfio: bad pattern block offset 2\n"
-	if msg, bad := w.vfy.check(u, "f"); !bad || !strings.HasPrefix(msg, wantMsg) {
+	if msg, bad := v.Check(buf, len(buf), 4096, "f"); !bad || !strings.HasPrefix(msg, wantMsg) {
 		t.Errorf("block checked at 4096: bad=%v, report %q; want prefix %q", bad, msg, wantMsg)
 	}
 }

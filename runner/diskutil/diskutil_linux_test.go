@@ -1,6 +1,6 @@
 //go:build linux
 
-package runner
+package diskutil
 
 import (
 	"encoding/json"
@@ -100,7 +100,7 @@ func statLine(r, w, rt, io, q uint64) string {
 
 func TestDiskTrackerFakeSysfs(t *testing.T) {
 	root := fakeSys(t)
-	tr := &DiskTracker{sysRoot: root}
+	tr := &Tracker{sysRoot: root}
 	tr.mu.Lock()
 	tr.addDev(8, 1)   // partition → sda
 	tr.addDev(8, 0)   // same disk again
@@ -163,7 +163,7 @@ func TestDiskTrackerUtilCap(t *testing.T) {
 }
 
 func TestDiskTrackerIgnores(t *testing.T) {
-	tr := NewDiskTracker()
+	tr := NewTracker()
 	tr.Add("/dev/null") // character device
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		var st unix.Statfs_t
@@ -197,7 +197,7 @@ func TestDiskTrackerReal(t *testing.T) {
 		t.Skipf("%s is not on a block device", dir)
 	}
 	name := filepath.Join(dir, "x")
-	tr := NewDiskTracker()
+	tr := NewTracker()
 	tr.Add(name) // does not exist yet: its directory counts
 	tr.Add(dir)
 	tr.Start()
@@ -281,7 +281,7 @@ func TestDiskTrackerShortRunIsZero(t *testing.T) {
 	if !blockBacked(dir) {
 		t.Skipf("%s is not on a block device", dir)
 	}
-	tr := NewDiskTracker()
+	tr := NewTracker()
 	tr.Add(dir)
 	tr.Start()
 	tr.Stop() // well under 250 ms: nothing counted, as in fio

@@ -1,4 +1,6 @@
-package runner
+// Package diskutil finds the block devices behind a run's files and samples
+// their /sys/block statistics, for fio's disk-util report.
+package diskutil
 
 import (
 	"os"
@@ -17,7 +19,7 @@ import (
 // helper thread does.
 const diskSampleInterval = 250 * time.Millisecond
 
-// DiskTracker finds the block devices behind files and samples their
+// Tracker finds the block devices behind files and samples their
 // /sys/block/<dev>/stat counters, the way fio builds its "Disk stats
 // (read/write):" section and JSON "disk_util" array.
 //
@@ -38,7 +40,7 @@ const diskSampleInterval = 250 * time.Millisecond
 //
 // The caller decides which jobs qualify: fio tracks only jobs with
 // disk_util=1 and an engine doing real block I/O (not null, cpuio, net...).
-type DiskTracker struct {
+type Tracker struct {
 	sysRoot string    // "/sys"; a fake tree in tests
 	origin  time.Time // sampling clock origin: program start
 
@@ -68,15 +70,15 @@ type diskEntry struct {
 	msec     uint64   // accumulated whole milliseconds between readings
 }
 
-// NewDiskTracker returns an empty tracker.
-func NewDiskTracker() *DiskTracker {
-	return &DiskTracker{sysRoot: "/sys", origin: time.Now()}
+// NewTracker returns an empty tracker.
+func NewTracker() *Tracker {
+	return &Tracker{sysRoot: "/sys", origin: time.Now()}
 }
 
 // Add registers the device holding path (a file, a directory or a block
 // device). Call it before the jobs start. Paths without a block device
 // behind them are ignored silently.
-func (t *DiskTracker) Add(path string) {
+func (t *Tracker) Add(path string) {
 	maj, min, ok := deviceOf(path)
 	if !ok {
 		return
@@ -84,6 +86,25 @@ func (t *DiskTracker) Add(path string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.addDev(maj, min)
+}
+
+// DiskDir returns the sysfs directory (under sysRoot, normally "/sys") of
+// the whole disk holding path (a partition's disk), or "" when path is on
+// no block device that sysfs knows (tmpfs).
+func DiskDir(sysRoot, path string) string {
+	maj, min, ok := deviceOf(path)
+	if !ok {
+		return ""
+	}
+	t := &Tracker{sysRoot: sysRoot}
+	dir := t.findSysDir(maj, min)
+	if dir == "" {
+		return ""
+	}
+	if parent := filepath.Dir(dir); isDir(filepath.Join(parent, "queue")) {
+		dir = parent
+	}
+	return dir
 }
 
 // deviceOf returns the device number fio uses for path.
@@ -109,7 +130,7 @@ func deviceOf(path string) (maj, min uint32, ok bool) {
 // addDev adds the device maj:min (whole disk for a partition) and its
 // slaves; it returns the entry, or nil if sysfs does not know the device.
 // t.mu is held.
-func (t *DiskTracker) addDev(maj, min uint32) *diskEntry {
+func (t *Tracker) addDev(maj, min uint32) *diskEntry {
 	dir := t.findSysDir(maj, min)
 	if dir == "" {
 		return nil
@@ -125,7 +146,7 @@ func (t *DiskTracker) addDev(maj, min uint32) *diskEntry {
 
 // addEntry adds (or finds) the entry for a sysfs device directory, then its
 // slaves, recursively. t.mu is held.
-func (t *DiskTracker) addEntry(name, dir string, maj, min uint32, depth int) *diskEntry {
+func (t *Tracker) addEntry(name, dir string, maj, min uint32, depth int) *diskEntry {
 	for _, e := range t.entries {
 		if e.name == name || (e.maj == maj && e.min == min) {
 			return e
@@ -170,7 +191,7 @@ func containsEntry(list []*diskEntry, e *diskEntry) bool {
 // findSysDir searches <sysRoot>/block for the device directory whose dev
 // file reads maj:min: the top-level entries (symlinks followed), then their
 // real (non-symlink) subdirectories, where partitions live.
-func (t *DiskTracker) findSysDir(maj, min uint32) string {
+func (t *Tracker) findSysDir(maj, min uint32) string {
 	block := filepath.Join(t.sysRoot, "block")
 	list, err := os.ReadDir(block)
 	if err != nil {
@@ -261,7 +282,7 @@ func (e *diskEntry) read() (diskStat, bool) {
 }
 
 // baseline takes the starting reading of e.
-func (t *DiskTracker) baseline(e *diskEntry, now time.Time) {
+func (t *Tracker) baseline(e *diskEntry, now time.Time) {
 	if s, ok := e.read(); ok {
 		e.prev, e.prevTime, e.based = s, now, true
 	}
@@ -277,7 +298,7 @@ func sub(a, b uint64) uint64 {
 
 // sample re-reads every entry and accumulates the differences. t.mu is
 // held.
-func (t *DiskTracker) sample(now time.Time) {
+func (t *Tracker) sample(now time.Time) {
 	for _, e := range t.entries {
 		s, ok := e.read()
 		if !ok {
@@ -303,7 +324,7 @@ func (t *DiskTracker) sample(now time.Time) {
 }
 
 // Start takes the baseline readings and starts the 250 ms sampling.
-func (t *DiskTracker) Start() {
+func (t *Tracker) Start() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.started {
@@ -322,7 +343,7 @@ func (t *DiskTracker) Start() {
 	go t.loop(t.stop, t.done)
 }
 
-func (t *DiskTracker) loop(stop, done chan struct{}) {
+func (t *Tracker) loop(stop, done chan struct{}) {
 	defer close(done)
 	// fio's helper thread samples every 250 ms from program start, not
 	// from the start of the jobs: the first sample comes sooner when file
@@ -345,7 +366,7 @@ func (t *DiskTracker) loop(stop, done chan struct{}) {
 
 // Stop ends the sampling. The time since the last 250 ms re-read is not
 // counted, as in fio, whose final re-read finds no open file.
-func (t *DiskTracker) Stop() {
+func (t *Tracker) Stop() {
 	t.mu.Lock()
 	stop, done := t.stop, t.done
 	t.stop, t.done = nil, nil
@@ -371,7 +392,7 @@ func (e *diskEntry) util() float64 {
 // utilisation, in first-seen order (slaves after their master). A device
 // with slaves carries their aggregate: the sums divided by the slave count,
 // and the highest slave utilisation.
-func (t *DiskTracker) Disks() []output.Disk {
+func (t *Tracker) Disks() []output.Disk {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.entries) == 0 {

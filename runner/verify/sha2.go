@@ -1,4 +1,4 @@
-package runner
+package verify
 
 // verify=sha256 and verify=sha512 as fio 3.33 stores them (observed on
 // blocks fio wrote; neither is the standard digest):
