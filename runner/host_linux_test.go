@@ -17,6 +17,15 @@ import (
 // onJobThread runs threadStart for job j on a thread of its own, as run
 // does, calls probe there, then threadEnd. The thread ends with the
 // goroutine.
+// The mempolicy modes of linux/mempolicy.h, as get_mempolicy(2) reports
+// them.
+const (
+	mpolPreferred  = 1
+	mpolBind       = 2
+	mpolInterleave = 3
+	mpolLocal      = 4
+)
+
 func onJobThread(t *testing.T, j *jobspec.Job, probe func(w *worker)) *worker {
 	t.Helper()
 	var errs strings.Builder

@@ -12,11 +12,12 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/host"
 )
 
 // This file sets up a job's own OS thread before its I/O and cleans up
 // after it, in fio 3.33's order (observed with strace): gid and uid, CPU
-// affinity, NUMA nodes and memory policy (host_linux.go), lockmem, I/O
+// affinity, NUMA nodes and memory policy (package host), lockmem, I/O
 // priority, cgroup (cgroup_linux.go), nice, ioscheduler, exec_prerun;
 // after the job munlock, leaving the cgroup, then exec_postrun. The thread settings are per thread on Linux, so they
 // apply to the job only; a thread that got them is not handed back to
@@ -70,24 +71,24 @@ func (w *worker) threadStart() bool {
 	if ts.errs == nil {
 		ts.errs = io.Discard
 	}
-	host := j.UIDSet || j.GIDSet || j.CPUNodesSet || j.MemPolicy != jobspec.MemPolicyNone || j.Cgroup != ""
-	if j.CPUsSet || j.PrioSet || j.PrioClassSet || j.Nice != 0 || host {
+	pinned := j.UIDSet || j.GIDSet || j.CPUNodesSet || j.MemPolicy != jobspec.MemPolicyNone || j.Cgroup != ""
+	if j.CPUsSet || j.PrioSet || j.PrioClassSet || j.Nice != 0 || pinned {
 		// The thread's settings stay with it: keep it locked when the
 		// goroutine ends, so that the runtime ends the thread too.
 		runtime.LockOSThread()
 	}
 	if j.UIDSet || j.GIDSet {
-		if e, fn := switchIDs(j); e != 0 {
+		if e, fn := host.SwitchIDs(j); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
 	if j.CPUsSet {
-		if e, fn := setAffinity(j, ts.number, ts.errs); e != 0 {
+		if e, fn := host.SetAffinity(j, ts.number, ts.errs); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
-	if host {
-		if e, fn := numaPlace(j); e != 0 {
+	if pinned {
+		if e, fn := host.NUMAPlace(j); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
@@ -100,7 +101,7 @@ func (w *worker) threadStart() bool {
 		ts.locked = b
 	}
 	if j.PrioSet || j.PrioClassSet {
-		if e := setIOPrio(j.PrioClass, j.Prio); e != 0 {
+		if e := host.SetIOPrio(j.PrioClass, j.Prio); e != 0 {
 			return w.threadFailed(e, "ioprio_set")
 		}
 	}
@@ -108,7 +109,7 @@ func (w *worker) threadStart() bool {
 		return false
 	}
 	if j.Nice != 0 {
-		if e := addNice(j.Nice); e != 0 {
+		if e := host.AddNice(j.Nice); e != 0 {
 			return w.threadFailed(e, "nice")
 		}
 	}
@@ -119,7 +120,7 @@ func (w *worker) threadStart() bool {
 				paths = append(paths, f.path)
 			}
 		}
-		if e, fn := switchIOScheduler("/sys", j.IOScheduler, paths, ts.errs); e != 0 {
+		if e, fn := host.SwitchIOScheduler("/sys", j.IOScheduler, paths, ts.errs); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
@@ -189,24 +190,4 @@ func execAround(info io.Writer, name, what, command string) bool {
 	cmd := exec.Command("/bin/sh", "-c", command+" > "+file+" 2>&1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return cmd.Run() == nil
-}
-
-// splitCPU is the CPU of the set that cpus_allowed_policy=split gives
-// the job numbered number (from 1): round robin over the set.
-func splitCPU(cpus []int, number int) int {
-	return cpus[max(number-1, 0)%len(cpus)]
-}
-
-// affinityCPUs returns the CPUs job j runs on, and false (with fio's
-// messages written to errs) for split with an empty set.
-func affinityCPUs(j *jobspec.Job, number int, errs io.Writer) ([]int, bool) {
-	if !j.CPUsSplit {
-		return j.CPUs, true
-	}
-	if len(j.CPUs) == 0 {
-		fmt.Fprintln(errs, "fio: no CPUs set")
-		fmt.Fprintln(errs, "fio: Try increasing number of available CPUs")
-		return nil, false
-	}
-	return []int{splitCPU(j.CPUs, number)}, true
 }

@@ -46,7 +46,7 @@ func startThread(t *testing.T, j *jobspec.Job, number int) threadState {
 		}
 		raw, _ := unix.Getpriority(unix.PRIO_PROCESS, 0)
 		s.nice = 20 - raw
-		prio, _, _ := unix.Syscall(unix.SYS_IOPRIO_GET, ioprioWhoProcess, 0, 0)
+		prio, _, _ := unix.Syscall(unix.SYS_IOPRIO_GET, 1 /* IOPRIO_WHO_PROCESS */, 0, 0)
 		s.ioprio = int(prio)
 		w.threadEnd()
 		ch <- s

@@ -1,4 +1,4 @@
-package runner
+package host
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ import (
 // syscall.Setuid would change every thread of gofio). The thread is then
 // never handed back to the Go scheduler (see threadStart).
 
-// switchIDs sets the calling thread's group, then user, as fio does with
+// SwitchIDs sets the calling thread's group, then user, as fio does with
 // setgid(2) and setuid(2): as root they set the real, effective and
 // saved ids; the supplementary groups stay as they are, as in fio. It
 // returns the errno and fio's func= name of a failure.
-func switchIDs(j *jobspec.Job) (unix.Errno, string) {
+func SwitchIDs(j *jobspec.Job) (unix.Errno, string) {
 	if j.GIDSet {
 		if _, _, e := unix.RawSyscall(unix.SYS_SETGID, uintptr(j.GID), 0, 0); e != 0 {
 			return e, "setgid"
@@ -80,10 +80,10 @@ const (
 	mpolLocal      = 4
 )
 
-// numaPlace binds the calling thread to the CPUs of numa_cpu_nodes and
+// NUMAPlace binds the calling thread to the CPUs of numa_cpu_nodes and
 // sets numa_mem_policy, in fio's order. It returns the errno and a
 // func= name of a failure.
-func numaPlace(j *jobspec.Job) (unix.Errno, string) {
+func NUMAPlace(j *jobspec.Job) (unix.Errno, string) {
 	if j.CPUNodesSet {
 		cpus, err := nodeCPUs(&j.CPUNodes)
 		if err != nil {

@@ -1,4 +1,4 @@
-package runner
+package host
 
 import (
 	"fmt"
@@ -28,14 +28,14 @@ func schedulerFile(sysRoot, path string) string {
 	return p
 }
 
-// switchIOScheduler selects the I/O scheduler name (ioscheduler) on the
+// SwitchIOScheduler selects the I/O scheduler name (ioscheduler) on the
 // disks of paths, as fio does from the job's thread: it writes the name
 // to each disk's queue/scheduler and reads the file back. It returns the
 // errno and fio's func= name of a failure: "fopen iosched" when the file
 // cannot be opened (not root), "iosched_switch" when the kernel refuses
 // the name (fio then prints "fio: unable to set io scheduler to NAME" on
 // stderr, written to errs).
-func switchIOScheduler(sysRoot, name string, paths []string, errs io.Writer) (unix.Errno, string) {
+func SwitchIOScheduler(sysRoot, name string, paths []string, errs io.Writer) (unix.Errno, string) {
 	done := map[string]bool{}
 	for _, p := range paths {
 		file := schedulerFile(sysRoot, p)

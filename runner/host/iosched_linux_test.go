@@ -1,4 +1,4 @@
-package runner
+package host
 
 import (
 	"fmt"
@@ -58,7 +58,7 @@ func TestSwitchIOScheduler(t *testing.T) {
 	for _, tt := range tests {
 		root, file := fakeSchedSys(t, dir, tt.sched)
 		var errs strings.Builder
-		e, fn := switchIOScheduler(root, tt.name, []string{path, path}, &errs)
+		e, fn := SwitchIOScheduler(root, tt.name, []string{path, path}, &errs)
 		if e != tt.err || fn != tt.fn || !strings.Contains(errs.String(), tt.errs) {
 			t.Errorf("%q, %s: %v (%s) %q; want %v (%s) %q", tt.sched, tt.name, e, fn, errs.String(), tt.err, tt.fn, tt.errs)
 		}
@@ -69,7 +69,7 @@ func TestSwitchIOScheduler(t *testing.T) {
 		}
 	}
 	// No block device (an empty sysfs): nothing to switch.
-	if e, fn := switchIOScheduler(t.TempDir(), "none", []string{path}, nil); e != 0 {
+	if e, fn := SwitchIOScheduler(t.TempDir(), "none", []string{path}, nil); e != 0 {
 		t.Errorf("without a disk: %v (%s); want no error", e, fn)
 	}
 }

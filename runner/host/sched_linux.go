@@ -1,6 +1,7 @@
-package runner
+package host
 
 import (
+	"fmt"
 	"io"
 
 	"golang.org/x/sys/unix"
@@ -9,12 +10,12 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-// setAffinity binds the calling thread to job j's CPUs (cpus_allowed,
+// SetAffinity binds the calling thread to job j's CPUs (cpus_allowed,
 // cpumask, cpus_allowed_policy). It returns the errno and fio's func=
 // name of a failure: "cpus_split" for split with no CPU,
 // "cpu_set_affinity" when the kernel refuses the set (an empty one, say).
-func setAffinity(j *jobspec.Job, number int, errs io.Writer) (unix.Errno, string) {
-	cpus, ok := affinityCPUs(j, number, errs)
+func SetAffinity(j *jobspec.Job, number int, errs io.Writer) (unix.Errno, string) {
+	cpus, ok := AffinityCPUs(j, number, errs)
 	if !ok {
 		return unix.EINVAL, "cpus_split"
 	}
@@ -36,9 +37,9 @@ const (
 	ioprioClassBE    = 2
 )
 
-// setIOPrio sets the calling thread's I/O priority as fio's prio and
+// SetIOPrio sets the calling thread's I/O priority as fio's prio and
 // prioclass do: class 0 (prioclass unset or 0) is best effort.
-func setIOPrio(class, level int) unix.Errno {
+func SetIOPrio(class, level int) unix.Errno {
 	if class == 0 {
 		class = ioprioClassBE
 	}
@@ -47,9 +48,9 @@ func setIOPrio(class, level int) unix.Errno {
 	return e
 }
 
-// addNice adds inc to the calling thread's nice value, as nice(3) does
+// AddNice adds inc to the calling thread's nice value, as nice(3) does
 // (fio calls nice(nice)): a refusal is EPERM.
-func addNice(inc int) unix.Errno {
+func AddNice(inc int) unix.Errno {
 	// The system call returns 20 - nice.
 	raw, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
 	if err != nil {
@@ -62,4 +63,24 @@ func addNice(inc int) unix.Errno {
 		return unix.EPERM
 	}
 	return 0
+}
+
+// splitCPU is the CPU of the set that cpus_allowed_policy=split gives
+// the job numbered number (from 1): round robin over the set.
+func splitCPU(cpus []int, number int) int {
+	return cpus[max(number-1, 0)%len(cpus)]
+}
+
+// AffinityCPUs returns the CPUs job j runs on, and false (with fio's
+// messages written to errs) for split with an empty set.
+func AffinityCPUs(j *jobspec.Job, number int, errs io.Writer) ([]int, bool) {
+	if !j.CPUsSplit {
+		return j.CPUs, true
+	}
+	if len(j.CPUs) == 0 {
+		fmt.Fprintln(errs, "fio: no CPUs set")
+		fmt.Fprintln(errs, "fio: Try increasing number of available CPUs")
+		return nil, false
+	}
+	return []int{splitCPU(j.CPUs, number)}, true
 }
