@@ -52,6 +52,11 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *tra
 	if err != nil {
 		return nil, nil, err
 	}
+	if l.Depth > 0 && !givenOption(j, "iodepth") {
+		// A blktrace's queue depth is the job's, unless iodepth is
+		// given (fio 3.33).
+		j.IODepth = l.Depth
+	}
 	// A file's region is what the trace reaches in it; the trace, not the
 	// region, bounds the I/O.
 	files := make([]*jobFile, len(l.Names))
@@ -63,6 +68,16 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *tra
 		files[i] = &jobFile{path: n, fd: -1, size: size}
 	}
 	return files, l, nil
+}
+
+// givenOption reports whether option name is set for job j.
+func givenOption(j *jobspec.Job, name string) bool {
+	for _, o := range j.Options {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // replayMaxBS is the largest I/O of trace l (0 without one): the buffers

@@ -96,20 +96,12 @@ func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
 	}
 	v, ok := headers[strings.TrimRight(head, "\r\n")]
 	if !ok {
-		if isBlktrace([]byte(head)) {
-			return nil, fmt.Errorf("read_iolog: blktrace binary traces are not supported yet")
-		}
-		// fio takes any other file for a blktrace and fails on it.
+		// fio takes any other file for a blktrace and fails on it
+		// (Load reads blktraces, blktrace.go).
 		return nil, fmt.Errorf("fio: short read on blktrace file\nfio: iolog version 1 is no longer supported")
 	}
 	t.version = v
 	return t, nil
-}
-
-// isBlktrace reports whether b starts with blktrace's magic (0x65617400
-// and a version byte, little-endian).
-func isBlktrace(b []byte) bool {
-	return len(b) >= 4 && b[1] == 't' && b[2] == 'a' && b[3] == 'e'
 }
 
 // next returns the trace's next action; ok is false at its end.
