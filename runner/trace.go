@@ -45,6 +45,9 @@ func planJobFiles(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *t
 // trace. Messages about bad lines go to warn. Under --readonly the
 // trace's writes and trims are dropped, as in fio.
 func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *trace.Log, error) {
+	if err := trace.MergeFor(j, warn); err != nil {
+		return nil, nil, err
+	}
 	l, err := trace.Load(j, warn, readonly)
 	if errors.Is(err, trace.ErrNoIO) {
 		return nil, nil, errNoIolog
