@@ -76,7 +76,7 @@ func TestBlktraceParse(t *testing.T) {
 			0, []Action{{Kind: Read, Len: 512}, {Kind: Read, Len: 512}, {TS: 1, Kind: Read, Len: 512}}, 1, "", "/t"},
 		{"replay_skip keeps the time", []BlkEvent{blk(0, 0, 512, qRead), blk(100e6, 8, 512, qWrite), blk(300e6, 16, 512, qRead)},
 			jobspec.SkipWrite, []Action{{Kind: Read, Len: 512}, {TS: 300000, Kind: Read, Off: 8192, Len: 512}}, 1, "", "/t"},
-		{"cgroup-flagged and merge events are not replayed", []BlkEvent{blk(0, 0, 512, qRead), blk(1000, 0, 512, qRead | 1<<8), blk(2000, 0, 512, 2 | blkCatRead)},
+		{"cgroup-flagged and merge events are not replayed", []BlkEvent{blk(0, 0, 512, qRead), blk(1000, 0, 512, qRead|1<<8), blk(2000, 0, 512, 2|blkCatRead)},
 			0, []Action{{Kind: Read, Len: 512}}, 1, "", "/t"},
 		{"depth: per direction, counted between completions", []BlkEvent{blk(0, 0, 512, qWrite), blk(0, 0, 512, qWrite), blk(0, 0, 512, qWrite),
 			blk(0, 0, 512, qRead), blk(0, 0, 512, cRead), blk(0, 0, 512, cWrite)},
