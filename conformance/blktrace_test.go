@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -282,6 +283,52 @@ func TestMergeBlktrace(t *testing.T) {
 					if fj, gj := replayJSON(t, fr.stdout), replayJSON(t, gr.stdout); !reflect.DeepEqual(fj, gj) {
 						t.Errorf("JSON differs:\nfio   %q\ngofio %q", fj, gj)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestBlktraceTiming checks that both programs keep a blktrace's timing,
+// scaled by replay_time_scale: the job's runtime (JSON, ms) is at least
+// the trace's scaled span less 5%, and at most 500 ms more (a loaded
+// machine).
+func TestBlktraceTiming(t *testing.T) {
+	t.Parallel()
+	trace := blktraceFile(
+		blkRec{time: 1e9, sector: 0, bytes: 4096, action: btQueue | btRead},
+		blkRec{time: 1e9 + 100e6, sector: 8, bytes: 4096, action: btQueue | btWrite},
+		blkRec{time: 1e9 + 200e6, sector: 16, bytes: 4096, action: btQueue | btRead})
+	setup := func(dir string) {
+		must(t, os.WriteFile(filepath.Join(dir, "trace.bin"), trace, 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "target"), make([]byte, 64<<10), 0o644))
+	}
+	for _, c := range []struct {
+		scale string
+		ms    float64
+	}{{"100", 200}, {"200", 100}, {"50", 400}} {
+		t.Run(c.scale, func(t *testing.T) {
+			t.Parallel()
+			a := []string{"--name=r", "--read_iolog=trace.bin", "--replay_redirect=target", "--output-format=json", "--replay_time_scale=" + c.scale}
+			fr, gr, _, _ := replayRun(t, a, setup, nil)
+			for _, r := range []struct {
+				who string
+				res result
+			}{{"fio", fr}, {"gofio", gr}} {
+				root, err := ParseJSON([]byte(r.res.stdout))
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", r.who, err, head(r.res.stdout))
+				}
+				var ms float64
+				for _, d := range []string{"read", "write"} {
+					v, err := strconv.ParseFloat(text(root.Get("jobs").Kids[0].Get(d, "runtime")), 64)
+					if err != nil {
+						t.Fatalf("%s: %s runtime: %v", r.who, d, err)
+					}
+					ms = max(ms, v)
+				}
+				if ms < c.ms*0.95 || ms > c.ms+500 {
+					t.Errorf("%s: runtime %v ms, want %v ms (-5%%, +500 ms)", r.who, ms, c.ms)
 				}
 			}
 		})
