@@ -166,6 +166,7 @@ func TestBlktraceReplay(t *testing.T) {
 		{"write_iolog overridden", btDepth, "--replay_redirect=target --write_iolog=out.log"},
 		{"zero length only", []blkRec{{time: 1, action: btQueue | btRead}}, "--replay_redirect=target"},
 		{"unknown device", []blkRec{{time: 1, bytes: 512, action: btQueue | btRead, device: 250<<20 | 7}}, ""},
+		{"empty file", nil, "--replay_redirect=target"},
 		{"partial record at the end", btTrims, "--replay_redirect=target --ioengine=null --partial"},
 	}
 	for _, c := range cases {

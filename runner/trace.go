@@ -30,6 +30,10 @@ type tracer struct {
 var errNoIolog = &setupError{errno: unix.EINVAL, fn: "failed initializing iolog", msgOnly: true,
 	msg: "fio: pid=0, err=22/file:iolog.c:795, func=failed initializing iolog, error=Invalid argument"}
 
+// errIologRead is fio's failure for an empty trace.
+var errIologRead = &setupError{errno: unix.ENOENT, fn: "iolog read", msgOnly: true,
+	msg: "fio: unable to read iolog\nfio: pid=0, err=2/file:iolog.c:704, func=iolog read, error=No such file or directory"}
+
 // planJobFiles works out the files of job j: the trace's for a replay
 // (messages about its bad lines go to warn; readonly drops its writes and
 // trims), with the trace read, else planFiles'.
@@ -49,8 +53,11 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *tra
 		return nil, nil, err
 	}
 	l, err := trace.Load(j, warn, readonly)
-	if errors.Is(err, trace.ErrNoIO) {
+	switch {
+	case errors.Is(err, trace.ErrNoIO):
 		return nil, nil, errNoIolog
+	case errors.Is(err, trace.ErrUnreadable):
+		return nil, nil, errIologRead
 	}
 	if err != nil {
 		return nil, nil, err

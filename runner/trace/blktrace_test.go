@@ -247,3 +247,16 @@ func FuzzBlktrace(f *testing.F) {
 		}
 	})
 }
+
+func TestIsBlktrace(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want bool
+	}{
+		{"\x07tae", true}, {"eat\x07", true}, {"\x06tae", true}, {"\x00ta", false}, {"fio version 2 iolog\n", false}, {"", false},
+	} {
+		if got := isBlktrace([]byte(tc.head)); got != tc.want {
+			t.Errorf("isBlktrace(%q) = %v, want %v", tc.head, got, tc.want)
+		}
+	}
+}

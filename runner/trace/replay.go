@@ -70,6 +70,10 @@ func (l *Log) dropped(k Kind) bool {
 // which fails the job as in fio ("failed initializing iolog").
 var ErrNoIO = errors.New("read_iolog: the trace has no I/O")
 
+// ErrUnreadable is Load's error for an empty trace, which fails the job
+// as in fio ("unable to read iolog", func=iolog read).
+var ErrUnreadable = errors.New("fio: unable to read iolog")
+
 // Load reads the trace job j replays. Messages about bad lines go to
 // warn. Under --readonly the trace's writes and trims are dropped, as in
 // fio.
@@ -90,7 +94,14 @@ func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 		fmt.Fprintln(warn, "fio: read iolog overrides write_iolog")
 	}
 	br := bufio.NewReaderSize(src, 64<<10)
-	if head, _ := br.Peek(4); isBlktrace(head) {
+	head, _ := br.Peek(4)
+	switch {
+	case len(head) == 0:
+		// fio reads a blktrace magic first: an empty file is a short
+		// read it cannot go on from.
+		fmt.Fprintln(warn, "fio: short read on blktrace file")
+		return nil, ErrUnreadable
+	case isBlktrace(head):
 		return loadBlktrace(j, br, warn, readonly)
 	}
 	r, err := newReader(br, warn, j.ReplayRedirect)
