@@ -26,6 +26,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -82,6 +83,11 @@ type reader struct {
 // headers are the first lines fio accepts, by version.
 var headers = map[string]int{"fio version 2 iolog": 2, "fio version 3 iolog": 3}
 
+// errVersion1 is fio's failure for a trace without a known header. Load
+// adds the line fio prints before it for a file (not stdin), which fio
+// takes for a blktrace.
+var errVersion1 = errors.New("fio: iolog version 1 is no longer supported")
+
 // newReader reads the header of the trace in r. Messages about bad
 // lines go to warn.
 func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
@@ -96,9 +102,7 @@ func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
 	}
 	v, ok := headers[strings.TrimRight(head, "\r\n")]
 	if !ok {
-		// fio takes any other file for a blktrace and fails on it
-		// (Load reads blktraces, blktrace.go).
-		return nil, fmt.Errorf("fio: short read on blktrace file\nfio: iolog version 1 is no longer supported")
+		return nil, errVersion1
 	}
 	t.version = v
 	return t, nil

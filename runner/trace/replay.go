@@ -94,17 +94,24 @@ func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 		fmt.Fprintln(warn, "fio: read iolog overrides write_iolog")
 	}
 	br := bufio.NewReaderSize(src, 64<<10)
+	// fio looks for a blktrace's magic in a file, not in stdin: a short
+	// read there, or a text trace's header that is not known, is
+	// preceded by "short read on blktrace file".
+	stdin := name == "-"
 	head, _ := br.Peek(4)
 	switch {
 	case len(head) == 0:
-		// fio reads a blktrace magic first: an empty file is a short
-		// read it cannot go on from.
-		fmt.Fprintln(warn, "fio: short read on blktrace file")
+		if !stdin {
+			fmt.Fprintln(warn, "fio: short read on blktrace file")
+		}
 		return nil, ErrUnreadable
-	case isBlktrace(head):
+	case isBlktrace(head) && !stdin:
 		return loadBlktrace(j, br, warn, readonly)
 	}
 	r, err := newReader(br, warn, j.ReplayRedirect)
+	if errors.Is(err, errVersion1) && !stdin {
+		return nil, fmt.Errorf("fio: short read on blktrace file\n%w", err)
+	}
 	if err != nil {
 		return nil, err
 	}
