@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -220,13 +222,29 @@ func TestLoadBlktrace(t *testing.T) {
 	}
 }
 
+// TestFindBlockDevice checks the lookup of a traced device: a block
+// device (not a character device) with the numbers, in a directory under
+// the one searched. Making the nodes needs root.
 func TestFindBlockDevice(t *testing.T) {
-	if _, ok := findBlockDevice(t.TempDir(), 7, 0); ok {
+	dir := t.TempDir()
+	if _, ok := findBlockDevice(dir, 7, 9); ok {
 		t.Error("found a device in an empty directory")
 	}
-	name, ok := FindBlockDevice(1<<11, 1<<19) // no such device
-	if ok {
-		t.Errorf("found %s for a device that cannot exist", name)
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mknod(filepath.Join(dir, "chr"), unix.S_IFCHR|0o600, int(unix.Mkdev(7, 9))); err != nil {
+		t.Skipf("mknod: %v (needs root)", err)
+	}
+	if err := unix.Mknod(filepath.Join(sub, "blk"), unix.S_IFBLK|0o600, int(unix.Mkdev(7, 9))); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := findBlockDevice(dir, 7, 9); !ok || p != filepath.Join(sub, "blk") {
+		t.Errorf("found %q, %v; want %s", p, ok, filepath.Join(sub, "blk"))
+	}
+	if p, ok := findBlockDevice(dir, 7, 10); ok {
+		t.Errorf("found %q for 7:10", p)
 	}
 }
 
