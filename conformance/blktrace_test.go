@@ -164,6 +164,8 @@ func TestBlktraceReplay(t *testing.T) {
 		{"depth", btDepth, "--replay_redirect=target"},
 		{"depth, iodepth given", btDepth, "--replay_redirect=target --iodepth=3"},
 		{"write_iolog overridden", btDepth, "--replay_redirect=target --write_iolog=out.log"},
+		{"zero lengths, one message", []blkRec{{time: 1000, bytes: 4096, action: btQueue | btRead}, {time: 2000, action: btQueue | btWrite},
+			{time: 3000, action: btQueue | btRead}, {time: 4000, sector: 8, bytes: 4096, action: btQueue | btRead}}, "--replay_redirect=target"},
 		{"zero length only", []blkRec{{time: 1, action: btQueue | btRead}}, "--replay_redirect=target"},
 		{"unknown device", []blkRec{{time: 1, bytes: 512, action: btQueue | btRead, device: 250<<20 | 7}}, ""},
 		{"empty file", nil, "--replay_redirect=target"},

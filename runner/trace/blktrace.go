@@ -25,7 +25,9 @@ package trace
 //   - Each replayed event waits the time since the queue event before it,
 //     in whole µs (0 when the time goes back). Queue events left out for
 //     replay_skip or for a zero length ("blktrace: ignoring zero byte
-//     trace: action=%x") still set the time the next waits from.
+//     trace: action=%x", printed for the first only) still set the time
+//     the next waits from. A zero-length discard is left out too (fio
+//     3.33 keeps it and aborts on an assertion when it comes up).
 //   - The device of each event is a file: the block device in /dev with
 //     its major and minor numbers, or replay_redirect's file. A device
 //     not found fails the job ("fio: did not find replay device(s)"), as
@@ -231,6 +233,7 @@ func parseBlktrace(r io.Reader, warn io.Writer, redirect string, skip jobspec.Re
 		file     int
 		inflight [2]int
 		first    = true
+		warned   bool // the zero byte message is printed
 	)
 	for {
 		e, ok, err := br.next()
@@ -282,7 +285,11 @@ func parseBlktrace(r io.Reader, warn io.Writer, redirect string, skip jobspec.Re
 		first, last = false, e.Time
 		k := e.kind()
 		if k != Sync && e.Bytes == 0 {
-			fmt.Fprintf(warn, "blktrace: ignoring zero byte trace: action=%x\n", e.Action)
+			if !warned {
+				// fio says it once per trace.
+				warned = true
+				fmt.Fprintf(warn, "blktrace: ignoring zero byte trace: action=%x\n", e.Action)
+			}
 			continue
 		}
 		if skipped(skip, k) {
