@@ -33,6 +33,15 @@ type ReplayOptions struct {
 	ReplayTimeScale uint64
 	// ReplaySkip is replay_skip: the traced I/O kinds not replayed.
 	ReplaySkip ReplaySkip
+	// MergeBlktraceFile is merge_blktrace_file: the blktraces of
+	// read_iolog are merged into it, and it is replayed.
+	MergeBlktraceFile string
+	// MergeBlktraceScalars is merge_blktrace_scalars: each trace's time
+	// scale in percent, in read_iolog's order (empty: 100 each).
+	MergeBlktraceScalars []float64
+	// MergeBlktraceIters is merge_blktrace_iters: each trace's number of
+	// iterations (empty: 1 each).
+	MergeBlktraceIters []float64
 }
 
 // ReplaySkip is a set of traced I/O kinds (replay_skip).
@@ -120,6 +129,22 @@ func setReplayUint(name string, field func(*Job) *uint64) func(*Job, string) err
 			return err
 		}
 		*field(j) = uint64(uint32(v))
+		return nil
+	}
+}
+
+// setFloatList returns the setter of a ':'-separated list of numbers
+// (merge_blktrace_scalars, merge_blktrace_iters); the reader has checked
+// them.
+func setFloatList(field func(*Job) *[]float64) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		var list []float64
+		for _, p := range strings.Split(value, ":") {
+			if f, n := cStrtod(p); n > 0 {
+				list = append(list, f)
+			}
+		}
+		*field(j) = list
 		return nil
 	}
 }

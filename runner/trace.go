@@ -30,6 +30,10 @@ type tracer struct {
 var errNoIolog = &setupError{errno: unix.EINVAL, fn: "failed initializing iolog", msgOnly: true,
 	msg: "fio: pid=0, err=22/file:iolog.c:795, func=failed initializing iolog, error=Invalid argument"}
 
+// errIologRead is fio's failure for an empty trace.
+var errIologRead = &setupError{errno: unix.ENOENT, fn: "iolog read", msgOnly: true,
+	msg: "fio: unable to read iolog\nfio: pid=0, err=2/file:iolog.c:704, func=iolog read, error=No such file or directory"}
+
 // planJobFiles works out the files of job j: the trace's for a replay
 // (messages about its bad lines go to warn; readonly drops its writes and
 // trims), with the trace read, else planFiles'.
@@ -45,12 +49,23 @@ func planJobFiles(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *t
 // trace. Messages about bad lines go to warn. Under --readonly the
 // trace's writes and trims are dropped, as in fio.
 func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *trace.Log, error) {
+	if err := trace.MergeFor(j, warn); err != nil {
+		return nil, nil, err
+	}
 	l, err := trace.Load(j, warn, readonly)
-	if errors.Is(err, trace.ErrNoIO) {
+	switch {
+	case errors.Is(err, trace.ErrNoIO):
 		return nil, nil, errNoIolog
+	case errors.Is(err, trace.ErrUnreadable):
+		return nil, nil, errIologRead
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if l.Depth > 0 && !givenOption(j, "iodepth") {
+		// A blktrace's queue depth is the job's, unless iodepth is
+		// given (fio 3.33).
+		j.IODepth = l.Depth
 	}
 	// A file's region is what the trace reaches in it; the trace, not the
 	// region, bounds the I/O.
@@ -63,6 +78,16 @@ func planReplay(j *jobspec.Job, warn io.Writer, readonly bool) ([]*jobFile, *tra
 		files[i] = &jobFile{path: n, fd: -1, size: size}
 	}
 	return files, l, nil
+}
+
+// givenOption reports whether option name is set for job j.
+func givenOption(j *jobspec.Job, name string) bool {
+	for _, o := range j.Options {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // replayMaxBS is the largest I/O of trace l (0 without one): the buffers

@@ -45,7 +45,7 @@ var implemented = map[string]bool{
 	"trigger":             false,
 	"trigger-remote":      false,
 	"aux-path":            false,
-	"merge-blktrace-only": false,
+	"merge-blktrace-only": true,
 }
 
 // fioOption is one of fio's own command-line options.

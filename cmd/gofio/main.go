@@ -19,6 +19,7 @@ import (
 	"github.com/gofio/gofio/parser"
 	"github.com/gofio/gofio/runner"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/trace"
 )
 
 // version is what --version prints; scripts check its "fio-" prefix.
@@ -37,6 +38,7 @@ type settings struct {
 	terseVersion int
 	outputPath   string
 	parseOnly    bool
+	mergeOnly    bool // --merge-blktrace-only
 	readOnly     bool
 	warnFatal    bool
 	parse        parseSettings
@@ -83,6 +85,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
 	if done {
 		return code
+	}
+	if s.mergeOnly {
+		return mergeBlktraces(plan, s.formats.normal, stdout, stderr)
 	}
 
 	out, closeOut, ok := s.openOutput(stdout, stderr)
@@ -178,6 +183,21 @@ func (s *settings) report(w io.Writer, r *output.Result) error {
 		return output.Normal(w, r)
 	}
 	return nil
+}
+
+// mergeBlktraces does --merge-blktrace-only: each job's blktraces are
+// merged into its merge_blktrace_file, and no job runs. fio 3.33 prints
+// the job lines (normal output only) and exits 0.
+func mergeBlktraces(plan *jobspec.Plan, normal bool, stdout, stderr io.Writer) int {
+	if normal {
+		printJobLines(stdout, plan)
+	}
+	for _, j := range plan.Jobs {
+		if err := trace.MergeFor(j, stderr); err != nil {
+			fmt.Fprintln(stderr, err)
+		}
+	}
+	return 0
 }
 
 // printHeaders prints what fio prints before the jobs start: the job

@@ -114,6 +114,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 		return true, 1
 	case "parse-only":
 		s.parseOnly = true
+	case "merge-blktrace-only":
+		s.mergeOnly = true
 	case "readonly":
 		s.readOnly = true
 	case "warnings-fatal":

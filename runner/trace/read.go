@@ -26,6 +26,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -82,6 +83,11 @@ type reader struct {
 // headers are the first lines fio accepts, by version.
 var headers = map[string]int{"fio version 2 iolog": 2, "fio version 3 iolog": 3}
 
+// errVersion1 is fio's failure for a trace without a known header. Load
+// adds the line fio prints before it for a file (not stdin), which fio
+// takes for a blktrace.
+var errVersion1 = errors.New("fio: iolog version 1 is no longer supported")
+
 // newReader reads the header of the trace in r. Messages about bad
 // lines go to warn.
 func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
@@ -96,20 +102,10 @@ func newReader(r io.Reader, warn io.Writer, redirect string) (*reader, error) {
 	}
 	v, ok := headers[strings.TrimRight(head, "\r\n")]
 	if !ok {
-		if isBlktrace([]byte(head)) {
-			return nil, fmt.Errorf("read_iolog: blktrace binary traces are not supported yet")
-		}
-		// fio takes any other file for a blktrace and fails on it.
-		return nil, fmt.Errorf("fio: short read on blktrace file\nfio: iolog version 1 is no longer supported")
+		return nil, errVersion1
 	}
 	t.version = v
 	return t, nil
-}
-
-// isBlktrace reports whether b starts with blktrace's magic (0x65617400
-// and a version byte, little-endian).
-func isBlktrace(b []byte) bool {
-	return len(b) >= 4 && b[1] == 't' && b[2] == 'a' && b[3] == 'e'
 }
 
 // next returns the trace's next action; ok is false at its end.

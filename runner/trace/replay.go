@@ -15,7 +15,7 @@ package trace
 //     replay_no_stall issues at once.
 //   - replay_scale divides the offsets, then replay_align aligns them
 //     down. replay_skip does not apply to these traces: fio 3.33 skips
-//     only in blktrace replays, which gofio does not support.
+//     only in blktrace replays (blktrace.go).
 //   - write_iolog is ignored ("fio: read iolog overrides write_iolog").
 //   - The trace is replayed once, whatever loops says; size and io_size
 //     do not bound it.
@@ -26,6 +26,7 @@ package trace
 //     finds its files and largest I/O).
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -46,6 +47,11 @@ type Log struct {
 	MaxLen uint64
 	// Writes says whether writes or trims are present.
 	Writes bool
+	// Depth is a blktrace's queue depth, which becomes the job's iodepth
+	// unless iodepth is given; 0 for other traces.
+	Depth int
+
+	blktrace bool // a blktrace: syncs are issued at offset 0
 
 	actions []Action
 	pos     int
@@ -63,6 +69,10 @@ func (l *Log) dropped(k Kind) bool {
 // ErrNoIO is Load's error for a trace without a read, write or trim,
 // which fails the job as in fio ("failed initializing iolog").
 var ErrNoIO = errors.New("read_iolog: the trace has no I/O")
+
+// ErrUnreadable is Load's error for an empty trace, which fails the job
+// as in fio ("unable to read iolog", func=iolog read).
+var ErrUnreadable = errors.New("fio: unable to read iolog")
 
 // Load reads the trace job j replays. Messages about bad lines go to
 // warn. Under --readonly the trace's writes and trims are dropped, as in
@@ -83,7 +93,25 @@ func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 	if j.WriteIolog != "" {
 		fmt.Fprintln(warn, "fio: read iolog overrides write_iolog")
 	}
-	r, err := newReader(src, warn, j.ReplayRedirect)
+	br := bufio.NewReaderSize(src, 64<<10)
+	// fio looks for a blktrace's magic in a file, not in stdin: a short
+	// read there, or a text trace's header that is not known, is
+	// preceded by "short read on blktrace file".
+	stdin := name == "-"
+	head, _ := br.Peek(4)
+	switch {
+	case len(head) == 0:
+		if !stdin {
+			fmt.Fprintln(warn, "fio: short read on blktrace file")
+		}
+		return nil, ErrUnreadable
+	case isBlktrace(head) && !stdin:
+		return loadBlktrace(j, br, warn, readonly)
+	}
+	r, err := newReader(br, warn, j.ReplayRedirect)
+	if errors.Is(err, errVersion1) && !stdin {
+		return nil, fmt.Errorf("fio: short read on blktrace file\n%w", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -97,22 +125,13 @@ func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 		if !ok {
 			break
 		}
-		if l.dropped(a.Kind) {
-			if a.Kind == Trim {
-				fmt.Fprintf(warn, "bad ddir: %d\n", Trim) // fio's message
-			}
+		if !l.add(a, warn) {
 			continue
 		}
 		if a.Kind <= Trim {
 			// Only reads, writes and trims count: a trace of syncs
 			// fails as in fio.
 			ios++
-			l.MaxLen = max(l.MaxLen, a.Len)
-			for len(l.Extents) <= a.File {
-				l.Extents = append(l.Extents, 0)
-			}
-			l.Extents[a.File] = max(l.Extents[a.File], a.Off+a.Len)
-			l.Writes = l.Writes || a.Kind != Read
 		}
 		if !j.ReadIologChunked || name == "-" {
 			l.actions = append(l.actions, a)
@@ -132,6 +151,56 @@ func Load(j *jobspec.Job, warn io.Writer, readonly bool) (*Log, error) {
 			return nil, err
 		}
 		l.file = f
+	}
+	return l, nil
+}
+
+// add accounts action a in the trace's extents and largest I/O; it
+// returns false for an action the replay leaves out (--readonly).
+func (l *Log) add(a Action, warn io.Writer) bool {
+	if l.dropped(a.Kind) {
+		if a.Kind == Trim {
+			fmt.Fprintf(warn, "bad ddir: %d\n", Trim) // fio's message
+		}
+		return false
+	}
+	if a.Kind <= Trim {
+		l.MaxLen = max(l.MaxLen, a.Len)
+		for len(l.Extents) <= a.File {
+			l.Extents = append(l.Extents, 0)
+		}
+		l.Extents[a.File] = max(l.Extents[a.File], a.Off+a.Len)
+		l.Writes = l.Writes || a.Kind != Read
+	}
+	return true
+}
+
+// loadBlktrace reads the blktrace binary trace in r (blktrace.go).
+func loadBlktrace(j *jobspec.Job, r io.Reader, warn io.Writer, readonly bool) (*Log, error) {
+	p, err := parseBlktrace(r, warn, j.ReplayRedirect, j.ReplaySkip, FindBlockDevice)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{readonly: readonly, Names: p.names, Depth: p.depth, blktrace: true}
+	skipped := 0
+	for _, a := range p.actions {
+		if l.dropped(a.Kind) {
+			skipped++ // no "bad ddir" here: fio counts them
+			continue
+		}
+		l.add(a, warn)
+		l.actions = append(l.actions, a)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(warn, "fio: %s skips replay of %d writes due to read-only\n", j.Name, skipped)
+	}
+	if len(l.actions) == 0 {
+		fmt.Fprintln(warn, "fio: found no ios in blktrace data")
+		return nil, ErrNoIO
+	}
+	if l.MaxLen == 0 {
+		// Flushes alone: fio 3.33 issues nothing.
+		l.actions = nil
 	}
 	return l, nil
 }
@@ -171,12 +240,13 @@ type Replayer struct {
 	lastOff   int64
 	ended     bool  // the trace is done
 	base      int64 // the time v2 waits count from
+	syncAt0   bool  // a blktrace's syncs are at offset 0
 }
 
 // NewReplayer returns the replay of trace l by job j.
 func NewReplayer(l *Log, j *jobspec.Job) *Replayer {
 	r := &Replayer{log: l, noStall: j.ReplayNoStall, timeScale: int64(max(j.ReplayTimeScale, 1)),
-		scale: max(j.ReplayScale, 1), alignMask: ^uint64(0)}
+		scale: max(j.ReplayScale, 1), alignMask: ^uint64(0), syncAt0: l.blktrace}
 	if j.ReplayAlign > 0 {
 		r.alignMask = ^(j.ReplayAlign - 1)
 	}
@@ -247,8 +317,14 @@ func (r *Replayer) Offset(a Action) int64 {
 	return r.lastOff
 }
 
-// LastOffset returns the offset of the last data action.
-func (r *Replayer) LastOffset() int64 { return r.lastOff }
+// LastOffset returns the offset a sync is issued at: that of the last
+// data action, or 0 in a blktrace replay (as fio 3.33 issues a flush).
+func (r *Replayer) LastOffset() int64 {
+	if r.syncAt0 {
+		return 0
+	}
+	return r.lastOff
+}
 
 // Close releases the trace's file, if it is read while replaying.
 func (r *Replayer) Close() { r.log.close() }
