@@ -175,20 +175,6 @@ const (
 	SyncFileRangeWaitAfter  = 4
 )
 
-func defaultIOOptions() IOOptions {
-	return IOOptions{
-		PercentageRandom:    [3]int{100, 100, 100},
-		ScrambleBuffers:     true,
-		BufferCompressChunk: 512,
-		DedupeWorkingSetPct: 5,
-		FileServiceNR:       1,
-		CreateSerialize:     true,
-		AllowFileCreate:     true,
-		DiskUtil:            true,
-		Pacing:              defaultPacing(),
-	}
-}
-
 // clone deep-copies the slices of o.
 func (o IOOptions) clone() IOOptions {
 	for d := range o.BSSplit {

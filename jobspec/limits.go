@@ -21,8 +21,6 @@ type Limits struct {
 	LatencyRun        bool    // latency_run: keep adjusting
 }
 
-func defaultLimits() Limits { return Limits{LatencyPercentile: 100} }
-
 // setPerDirTime returns a setter for a per-direction time option stored
 // in µs (max_latency): "a,b,c" as for blocksize, a single value for all.
 func setPerDirTime(field func(*Job) *[3]uint64) func(*Job, string) error {

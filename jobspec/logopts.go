@@ -35,10 +35,6 @@ type LogOptions struct {
 	LogStoreCompressed bool
 }
 
-func defaultLogOptions() LogOptions {
-	return LogOptions{PerJobLogs: true, LogEntries: 1024}
-}
-
 // setLog returns the setter of a write_*_log option: the option switches
 // the log on and its value, if any, is the file name prefix.
 func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {

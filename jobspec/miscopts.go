@@ -42,7 +42,8 @@ type MiscOptions struct {
 	Opendir string
 	// SerializeOverlap is serialize_overlap.
 	SerializeOverlap bool
-	// HugepageSize is hugepage-size; 0 means fio's default, 2 MiB.
+	// HugepageSize is hugepage-size (its row's default, 2 MiB, unless
+	// set); an explicit 0 means 2 MiB too (HugePage).
 	HugepageSize uint64
 	// GtodCPU is gtod_cpu plus one; 0 when unset. The run then keeps a
 	// thread pinned to that CPU reading the clock, as fio 3.33 does (it

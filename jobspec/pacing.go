@@ -62,8 +62,6 @@ type Pacing struct {
 	RateIgnoreThinktime bool
 }
 
-func defaultPacing() Pacing { return Pacing{ThinkTimeBlocks: 1, RateCycle: 1000} }
-
 // clone deep-copies the zones.
 func (d Distribution) clone() Distribution {
 	d.Zones = append([]Zone(nil), d.Zones...)

@@ -20,11 +20,6 @@ type SteadyOptions struct {
 	RampTime uint64
 }
 
-// defaultSteadyOptions is fio's steadystate=iops_slope:0.01%.
-func defaultSteadyOptions() SteadyOptions {
-	return SteadyOptions{IOPS: true, Slope: true, Limit: 0.01, Pct: true}
-}
-
 // setSteadyState reads steadystate=CRITERION:LIMIT[%]. The parse-time
 // handler (checkSteadyState) has already refused the malformed values
 // with fio's messages.
