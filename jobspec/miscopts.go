@@ -141,27 +141,26 @@ func ignoreErrnoByName(name string) (syscall.Errno, bool) {
 	return e, true
 }
 
+// clockSources are clocksource's values, one per word of its row.
+var clockSources = choiceValues("clocksource", ClockGettimeofday, ClockGettime, ClockCPU)
+
 // setClockSource reads clocksource. gofio times everything with
 // clock_gettime(CLOCK_MONOTONIC) through the vDSO; clocksource=cpu is
 // honoured where the kernel's clock source is the CPU's time stamp
 // counter (the vDSO then reads it, as fio's cpu clock does), and
-// gettimeofday, a microsecond wall clock, is refused.
+// gettimeofday, a microsecond wall clock, is Unhonoured in its row.
 func setClockSource(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "gettimeofday"):
-		return &UnsupportedError{Option: "clocksource", Value: value,
-			Reason: "gofio times I/O with clock_gettime(CLOCK_MONOTONIC), not the microsecond wall clock; use clocksource=clock_gettime"}
-	case matchChoice(value, "clock_gettime"):
-		j.Misc.Clock = ClockGettime
-	case matchChoice(value, "cpu"):
+	i, _, err := choiceIndex("clocksource", value)
+	if err != nil {
+		return err
+	}
+	if c := clockSources[i]; c == ClockCPU {
 		if src := kernelClockSource(); src != "tsc" {
 			return &UnsupportedError{Option: "clocksource", Value: value,
 				Reason: fmt.Sprintf("the kernel clock source is %q, not tsc, so gofio's clock does not read the CPU's counter; use clocksource=clock_gettime", src)}
 		}
-		j.Misc.Clock = ClockCPU
-	default:
-		return errChoice
 	}
+	j.Misc.Clock = clockSources[i]
 	return nil
 }
 
@@ -175,28 +174,11 @@ func kernelClockSource() string {
 	return strings.TrimSpace(string(b))
 }
 
-func setLockFile(j *Job, value string) error {
-	for i, w := range []string{"none", "exclusive", "readwrite"} {
-		if matchChoice(value, w) {
-			j.Misc.LockFile = LockMode(i)
-			return nil
-		}
-	}
-	return errChoice
-}
+var setLockFile = setChoice("lockfile", func(j *Job) *LockMode { return &j.Misc.LockFile }, LockNone, LockExclusive, LockReadWrite)
 
-// setIOSubmitMode reads io_submit_mode: inline is what gofio does;
-// offload (a pool of submitting threads) is refused.
-func setIOSubmitMode(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "inline"):
-		return nil
-	case matchChoice(value, "offload"):
-		return &UnsupportedError{Option: "io_submit_mode", Value: value,
-			Reason: "gofio jobs submit and reap their own I/O; use io_submit_mode=inline"}
-	}
-	return errChoice
-}
+// io_submit_mode: inline is what gofio does; offload (a pool of
+// submitting threads) is Unhonoured in its row.
+var setIOSubmitMode = acceptChoice("io_submit_mode")
 
 func setOpendir(j *Job, value string) error {
 	j.Misc.Opendir = value

@@ -2,7 +2,6 @@ package jobspec
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -278,18 +277,17 @@ func splitEscaped(s string) []string {
 	return append(out, cur.String())
 }
 
+// rwValues are rw's patterns, one per word of its row (readwrite is rw).
+var rwValues = choiceValues("rw", RWRead, RWWrite, RWTrim, RWRandRead, RWRandWrite, RWRandTrim,
+	RWReadWrite, RWReadWrite, RWRandRW, RWTrimWrite, RWRandTrimWrite)
+
 func setRW(j *Job, value string) error {
-	for i, w := range rwNames {
-		if matchChoice(value, w) {
-			j.RW = RW(i)
-			return setRWSuffix(j, value[len(w):])
-		}
+	i, word, err := choiceIndex("rw", value)
+	if err != nil {
+		return err
 	}
-	if matchChoice(value, "readwrite") {
-		j.RW = RWReadWrite
-		return setRWSuffix(j, value[len("readwrite"):])
-	}
-	return errChoice
+	j.RW = rwValues[i]
+	return setRWSuffix(j, value[len(word):])
 }
 
 // errChoice marks a value that is none of an option's words; Build prints
@@ -496,65 +494,17 @@ func setPercentileList(j *Job, value string) error {
 	return nil
 }
 
-func setKBBase(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "1024"):
-		j.KBBase = 1024
-	case matchChoice(value, "1000"):
-		j.KBBase = 1000
-	default:
-		return errChoice
-	}
-	return nil
-}
+var setKBBase = setChoice("kb_base", func(j *Job) *int { return &j.KBBase }, 1024, 1000)
 
-func setUnitBase(j *Job, value string) error {
-	for _, w := range []string{"0", "8", "1"} {
-		if matchChoice(value, w) {
-			j.UnitBase = int(w[0] - '0')
-			return nil
-		}
-	}
-	return errChoice
-}
+var setUnitBase = setChoice("unit_base", func(j *Job) *int { return &j.UnitBase }, 0, 8, 1)
 
-func setUnified(j *Job, value string) error {
-	for i, w := range []string{"none", "mixed", "both"} {
-		if matchChoice(value, w) || matchChoice(value, strconv.Itoa(i)) {
-			j.UnifiedRWReporting = i
-			return nil
-		}
-	}
-	return errChoice
-}
+var setUnified = setChoice("unified_rw_reporting", func(j *Job) *int { return &j.UnifiedRWReporting }, 0, 1, 2, 0, 1, 2)
 
-func setExitWhat(j *Job, value string) error {
-	for i, w := range []string{"group", "stonewall", "all"} {
-		if matchChoice(value, w) {
-			j.ExitWhat = ExitWhat(i)
-			return nil
-		}
-	}
-	return errChoice
-}
+var setExitWhat = setChoice("exit_what", func(j *Job) *ExitWhat { return &j.ExitWhat }, ExitGroup, ExitStonewall, ExitEverything)
 
-func setContinueOnError(j *Job, value string) error {
-	for i, w := range []string{"none", "read", "write", "io", "verify", "all"} {
-		if matchChoice(value, w) {
-			j.ContinueOnError = ContinueOnError(i)
-			return nil
-		}
-	}
-	switch {
-	case matchChoice(value, "0"):
-		j.ContinueOnError = ContinueNone
-	case matchChoice(value, "1"):
-		j.ContinueOnError = ContinueAll
-	default:
-		return errChoice
-	}
-	return nil
-}
+// continue_on_error=0 is none, 1 is all.
+var setContinueOnError = setChoice("continue_on_error", func(j *Job) *ContinueOnError { return &j.ContinueOnError },
+	ContinueNone, ContinueRead, ContinueWrite, ContinueIO, ContinueVerify, ContinueAll, ContinueNone, ContinueAll)
 
 // ParseSeconds reads a time value the way fio's own time options
 // (--eta-interval, --eta-newline, --status-interval) do: a number with an

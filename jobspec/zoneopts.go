@@ -80,23 +80,9 @@ func zoneCount(text string) (n uint64, ok bool) {
 	return uint64(v), true
 }
 
-// setZoneMode reads zonemode; zbd needs zoned block device support gofio
-// does not have.
-func setZoneMode(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "none"):
-		j.Zone.Mode = ZoneNone
-	case matchChoice(value, "strided"):
-		j.Zone.Mode = ZoneStrided
-	case matchChoice(value, "zbd"):
-		j.Zone.Mode = ZoneZBD
-		return &UnsupportedError{Option: "zonemode", Value: value,
-			Reason: "gofio has no zoned block device support; zonemode=strided works"}
-	default:
-		return errChoice
-	}
-	return nil
-}
+// setZoneMode reads zonemode; zbd (Unhonoured in its row) needs zoned
+// block device support gofio does not have.
+var setZoneMode = setChoice("zonemode", func(j *Job) *ZoneMode { return &j.Zone.Mode }, ZoneNone, ZoneStrided, ZoneZBD)
 
 // setZoneSkip reads zoneskip: a size, N zones ("1z"), or N% which fio
 // 3.33 turns into a step of -(N+1) bytes.

@@ -1,0 +1,64 @@
+package jobspec
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestChoiceSetters sets every word of every choice row (general and
+// profile options gofio honours) through the row's setter: each word is
+// taken (or refused as not supported yet, where the row says so), and a
+// word the row does not list is refused. The setters map the row's words
+// to values by position; init checks they give one value per word.
+func TestChoiceSetters(t *testing.T) {
+	check := func(o *Option) {
+		if len(o.Choices) == 0 || o.Set == nil || o.Kind == KindString {
+			return
+		}
+		for _, c := range o.Choices {
+			value := c.Word
+			if o.Name == "steadystate" {
+				value += ":1%" // steadystate needs its limit
+			}
+			err := o.Set(defaults(), value)
+			var ue *UnsupportedError
+			switch {
+			case err == nil:
+				if _, ok := o.Unhonoured[c.Word]; ok {
+					t.Errorf("%s=%s: taken, but the row marks it Unhonoured", o.Name, value)
+				}
+			case errors.As(err, &ue):
+				if _, ok := o.Unhonoured[c.Word]; !ok && o.Name != "clocksource" {
+					t.Errorf("%s=%s: %v, but the row does not mark it Unhonoured", o.Name, value, err)
+				}
+			default:
+				t.Errorf("%s=%s (a word of its row): %v", o.Name, value, err)
+			}
+		}
+		if err := o.Set(defaults(), "no-such-word"); err == nil {
+			t.Errorf("%s=no-such-word: taken", o.Name)
+		}
+	}
+	for i := range options {
+		check(&options[i])
+	}
+	for i := range profileOptions {
+		check(&profileOptions[i])
+	}
+}
+
+// TestVerifyTypeNames keeps VerifyType.String, which reads the verify
+// row, on the names fio prints.
+func TestVerifyTypeNames(t *testing.T) {
+	for _, tt := range []struct {
+		t    VerifyType
+		want string
+	}{
+		{VerifyNone, "0"}, {VerifyMD5, "md5"}, {VerifyCRC32C, "crc32c"}, {VerifyCRC32, "crc32"},
+		{VerifySHA3_512, "sha3-512"}, {VerifyPatternHdr, "pattern"}, {VerifyNull, "null"},
+	} {
+		if got := tt.t.String(); got != tt.want {
+			t.Errorf("%d: %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
