@@ -124,3 +124,5 @@ func fieldDiff(a, b reflect.Value, path string) string {
 	}
 	return ""
 }
+
+func valueOf(j *Job) reflect.Value { return reflect.ValueOf(*j) }

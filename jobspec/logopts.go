@@ -57,18 +57,3 @@ func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) 
 		return nil
 	}
 }
-
-// setClockID sets log_alternate_epoch_clock_id. fio passes the id to
-// clock_gettime and logs garbage times when the call fails; gofio takes
-// Linux's clock ids (0 to 11) and refuses others.
-func setClockID(j *Job, value string) error {
-	var id int
-	if err := setInt("log_alternate_epoch_clock_id", func(*Job) *int { return &id })(j, value); err != nil {
-		return err
-	}
-	if id > 11 {
-		return &UnsupportedError{Option: "log_alternate_epoch_clock_id", Value: value}
-	}
-	j.LogAlternateEpochClockID = id
-	return nil
-}

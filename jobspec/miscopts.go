@@ -199,9 +199,8 @@ func setGtodCPU(j *Job, value string) error {
 	if err != nil {
 		return err
 	}
-	if v < 0 {
-		// fio's minimum of 0 is none; gofio takes CPU numbers only.
-		return &UnsupportedError{Option: "gtod_cpu", Value: value}
+	if err := honour("gtod_cpu", value, v); err != nil {
+		return err
 	}
 	j.Misc.GtodCPU = int(v) + 1
 	return nil

@@ -57,9 +57,23 @@ func setInt(name string, field func(*Job) *int) func(*Job, string) error {
 		if rowLimits(name).min >= 0 {
 			v = int64(uint32(v))
 		}
+		if err := honour(name, value, v); err != nil {
+			return err
+		}
 		*field(j) = int(v)
 		return nil
 	}
+}
+
+// honour checks v, read from value, against the gofio-only limit of the
+// row called name, if it has one.
+func honour(name, value string, v int64) error {
+	b := row(name).Honoured
+	if b == nil || (v >= b.Min && v <= b.Max) {
+		return nil
+	}
+	return &UnsupportedError{Option: name, Value: value,
+		Reason: fmt.Sprintf("gofio takes %d to %d: %s", b.Min, b.Max, b.Why)}
 }
 
 // anyPiece reports whether some piece of a multi-value option reads as a

@@ -78,6 +78,11 @@ type Option struct {
 	// the word's value and returns an *UnsupportedError saying why, so
 	// a job using it does not run.
 	Unhonoured map[string]string
+	// Honoured, when set, is the range of an integer option gofio
+	// honours where it is narrower than fio's Range (a gofio-only
+	// limit): the setter refuses a value fio takes outside it with an
+	// *UnsupportedError saying so, and stores nothing.
+	Honoured *Bounds
 	// Hidden options are left out of --cmdhelp=all.
 	Hidden bool
 	// Engine names the ioengine an engine-private option belongs to;
@@ -97,6 +102,13 @@ type limits struct {
 	min, max       int64
 	minF, maxF     float64
 	hasMinF, hasMF bool
+}
+
+// Bounds is a range of integer values, both ends included.
+type Bounds struct {
+	Min, Max int64
+	// Why says why gofio's range is narrower than fio's.
+	Why string
 }
 
 // Valueless reports whether the option may be given without a value.
