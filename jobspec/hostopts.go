@@ -86,7 +86,7 @@ var (
 
 var (
 	setCgroup         = func(j *Job, value string) error { j.Cgroup = value; return nil }
-	setCgroupWeight   = setInt("cgroup_weight", func(j *Job) *int { return &j.CgroupWeight })
+	storeCgroupWeight = storeInt(func(j *Job) *int { return &j.CgroupWeight })
 	setCgroupNoDelete = setBool(func(j *Job) *bool { return &j.CgroupNoDelete })
 )
 

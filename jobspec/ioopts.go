@@ -292,7 +292,7 @@ func setPercentageRandom(j *Job, value string) error {
 	return nil
 }
 
-var setRWSequencer = setChoice("rw_sequencer", func(j *Job) *RWSequencer { return &j.RWSequencer }, SeqSequential, SeqIdentical)
+var storeRWSequencer = storeChoice(func(j *Job) *RWSequencer { return &j.RWSequencer }, SeqSequential, SeqIdentical)
 
 func setOffsetIncrement(j *Job, value string) error {
 	var ok bool
@@ -319,9 +319,9 @@ func setOffsetIncrement(j *Job, value string) error {
 	return nil
 }
 
-var setDedupeMode = setChoice("dedupe_mode", func(j *Job) *DedupeMode { return &j.DedupeMode }, DedupeRepeat, DedupeWorkingSet)
+var storeDedupeMode = storeChoice(func(j *Job) *DedupeMode { return &j.DedupeMode }, DedupeRepeat, DedupeWorkingSet)
 
-var setRandomGenerator = setChoice("random_generator", func(j *Job) *RandomGenerator { return &j.RandomGenerator },
+var storeRandomGenerator = storeChoice(func(j *Job) *RandomGenerator { return &j.RandomGenerator },
 	GenTausworthe, GenLFSR, GenTausworthe64)
 
 // setBufferPattern decodes buffer_pattern: 0x hex strings, decimal
@@ -410,11 +410,7 @@ var memValues = choiceValues("mem", MemMalloc, MemShm, MemShmHuge, MemMmap, MemM
 
 // setMem reads mem (iomem): a type, and for the mmap types an optional
 // :PATH of a file to map.
-func setMem(j *Job, value string) error {
-	i, word, err := choiceIndex("mem", value)
-	if err != nil {
-		return err
-	}
+func setMem(j *Job, i int, word, value string) error {
 	j.Mem, j.MemPath = memValues[i], ""
 	if rest, ok := strings.CutPrefix(value[len(word):], ":"); ok {
 		j.MemPath = rest
@@ -427,11 +423,7 @@ func setMem(j *Job, value string) error {
 var fileServices = choiceValues("file_service_type", ServiceRandom, ServiceZipf, ServicePareto, ServiceNormal,
 	ServiceNormal, ServiceRoundRobin, ServiceSequential)
 
-func setFileService(j *Job, value string) error {
-	i, word, err := choiceIndex("file_service_type", value)
-	if err != nil {
-		return err
-	}
+func setFileService(j *Job, i int, word, value string) error {
 	s := fileServices[i]
 	j.FileService, j.FileServiceNR, j.FileServiceParam = s, 1, 0
 	rest, ok := strings.CutPrefix(value[len(word):], ":")
@@ -452,14 +444,14 @@ func setFileService(j *Job, value string) error {
 }
 
 // fallocate=0 is none, 1 is posix.
-var setFallocate = setChoice("fallocate", func(j *Job) *FallocateMode { return &j.Fallocate },
+var storeFallocate = storeChoice(func(j *Job) *FallocateMode { return &j.Fallocate },
 	FallocNone, FallocNative, FallocPosix, FallocKeep, FallocTruncate, FallocNone, FallocPosix)
 
-var setFadviseHint = setChoice("fadvise_hint", func(j *Job) *FadviseHint { return &j.FadviseHint },
+var storeFadviseHint = storeChoice(func(j *Job) *FadviseHint { return &j.FadviseHint },
 	FadviseNone, FadvisePattern, FadviseRandom, FadviseSequential)
 
 // sync=0 is none, 1 is sync.
-var setSync = setChoice("sync", func(j *Job) *SyncMode { return &j.Sync }, SyncNone, SyncNone, SyncSync, SyncSync, SyncDsync)
+var storeSync = storeChoice(func(j *Job) *SyncMode { return &j.Sync }, SyncNone, SyncNone, SyncSync, SyncSync, SyncDsync)
 
 // syncFileRangeFlags are sync_file_range's flags, one per word of its row.
 var syncFileRangeFlags = choiceValues("sync_file_range", SyncFileRangeWaitBefore, SyncFileRangeWrite, SyncFileRangeWaitAfter)

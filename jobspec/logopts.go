@@ -45,15 +45,19 @@ func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
 	}
 }
 
-// setAvgTime returns the setter of bwavgtime or iopsavgtime, which also
-// notes that the interval was given (it then caps log_avg_msec).
-func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, set := field(j)
-		if err := setInt(name, func(*Job) *int { return v })(j, value); err != nil {
-			return err
-		}
-		*set = true
-		return nil
+// avgTimeStore is the typed setter of bwavgtime or iopsavgtime, which
+// also notes that the interval was given (it then caps log_avg_msec).
+type avgTimeStore func(*Job) (*int, *bool)
+
+func (f avgTimeStore) store(o *Option, j *Job, p parsed) error {
+	v, ok, err := firstInt(o, p)
+	if err != nil {
+		return err
 	}
+	n, given := f(j)
+	if ok {
+		*n = v
+	}
+	*given = true
+	return nil
 }

@@ -149,11 +149,7 @@ var clockSources = choiceValues("clocksource", ClockGettimeofday, ClockGettime, 
 // honoured where the kernel's clock source is the CPU's time stamp
 // counter (the vDSO then reads it, as fio's cpu clock does), and
 // gettimeofday, a microsecond wall clock, is Unhonoured in its row.
-func setClockSource(j *Job, value string) error {
-	i, _, err := choiceIndex("clocksource", value)
-	if err != nil {
-		return err
-	}
+func setClockSource(j *Job, i int, _ string, value string) error {
 	if c := clockSources[i]; c == ClockCPU {
 		if src := kernelClockSource(); src != "tsc" {
 			return &UnsupportedError{Option: "clocksource", Value: value,
@@ -174,11 +170,7 @@ func kernelClockSource() string {
 	return strings.TrimSpace(string(b))
 }
 
-var setLockFile = setChoice("lockfile", func(j *Job) *LockMode { return &j.Misc.LockFile }, LockNone, LockExclusive, LockReadWrite)
-
-// io_submit_mode: inline is what gofio does; offload (a pool of
-// submitting threads) is Unhonoured in its row.
-var setIOSubmitMode = acceptChoice("io_submit_mode")
+var storeLockFile = storeChoice(func(j *Job) *LockMode { return &j.Misc.LockFile }, LockNone, LockExclusive, LockReadWrite)
 
 func setOpendir(j *Job, value string) error {
 	j.Misc.Opendir = value
@@ -199,7 +191,7 @@ func setGtodCPU(j *Job, value string) error {
 	if err != nil {
 		return err
 	}
-	if err := honour("gtod_cpu", value, v); err != nil {
+	if err := honour(row("gtod_cpu"), value, v); err != nil {
 		return err
 	}
 	j.Misc.GtodCPU = int(v) + 1

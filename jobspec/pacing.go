@@ -74,11 +74,7 @@ var distKinds = choiceValues("random_distribution", DistRandom, DistZipf, DistPa
 // setRandomDistribution stores random_distribution; the reader has checked
 // the value with fio's messages. A zoned value may hold up to three
 // ','-separated lists (read, write, trim) filled like bssplit's.
-func setRandomDistribution(j *Job, value string) error {
-	i, word, err := choiceIndex("random_distribution", value)
-	if err != nil {
-		return err
-	}
+func setRandomDistribution(j *Job, i int, word, value string) error {
 	k := distKinds[i]
 	rest := strings.TrimPrefix(value[len(word):], ":")
 	var ds [3]Distribution
@@ -158,6 +154,6 @@ func parseZones(list string, abs bool, kbBase int) []Zone {
 	return zs
 }
 
-var setThinkTimeBlocksType = setChoice("thinktime_blocks_type", func(j *Job) *bool { return &j.ThinkTimeIssue }, false, true)
+var storeThinkTimeBlocksType = storeChoice(func(j *Job) *bool { return &j.ThinkTimeIssue }, false, true)
 
-var setRateProcess = setChoice("rate_process", func(j *Job) *bool { return &j.RatePoisson }, false, true)
+var storeRateProcess = storeChoice(func(j *Job) *bool { return &j.RatePoisson }, false, true)

@@ -29,6 +29,22 @@ type reader struct {
 	// readOnly is fio's --readonly: rw values that write or trim fail.
 	readOnly bool
 	notes    []note
+	// got is the value as read, for the row's typed setter (store).
+	got parsed
+}
+
+// parsed is a value as the reader read it: what a row's typed setter
+// stores, so a value is parsed once.
+type parsed struct {
+	// text is the value as written.
+	text string
+	// choice is the index in the row's Choices of the word a choice
+	// value selected.
+	choice int
+	// first is the first piece of a numeric value, the one fio's
+	// integer options store; firstOK is false where fio refused it.
+	first   num
+	firstOK bool
 }
 
 func (r *reader) errf(format string, args ...any) {
@@ -49,6 +65,7 @@ func (r *reader) kbBase() int {
 // read reports whether fio accepts value for o; has is false for a line
 // without '='.
 func (r *reader) read(o *Option, value string, has bool) bool {
+	r.got = parsed{text: value}
 	h := handlers[o.Name]
 	if o.Engine != "" {
 		h = nil // engine options have their own handlers in fio
@@ -82,11 +99,13 @@ func (r *reader) read(o *Option, value string, has bool) bool {
 			return false
 		}
 	case KindChoice:
-		c, ok := r.choice(o, value)
+		i, ok := r.choice(o, value)
 		if !ok {
 			r.validValues(o)
 			return false
 		}
+		c := o.Choices[i]
+		r.got.choice = i
 		if h != nil && h.choice != nil {
 			return h.choice(r, o, value, c)
 		}
@@ -115,14 +134,14 @@ func (r *reader) read(o *Option, value string, has bool) bool {
 	return true
 }
 
-// choice finds the word value selects.
-func (r *reader) choice(o *Option, value string) (Choice, bool) {
-	for _, c := range o.Choices {
+// choice finds the index of the word value selects.
+func (r *reader) choice(o *Option, value string) (int, bool) {
+	for i, c := range o.Choices {
 		if matchChoice(value, c.Word) {
-			return c, true
+			return i, true
 		}
 	}
-	return Choice{}, false
+	return 0, false
 }
 
 // validValues prints fio's list of an option's words (on stdout), ended
@@ -185,6 +204,9 @@ func (r *reader) numbers(o *Option, value string, h *handler) bool {
 		}
 		if good {
 			ok = true
+		}
+		if i == 0 {
+			r.got.first, r.got.firstOK = v, good
 		}
 	}
 	return ok

@@ -161,7 +161,7 @@ func setCPUMask(j *Job, value string) error {
 	return nil
 }
 
-var setCPUsAllowedPolicy = setChoice("cpus_allowed_policy", func(j *Job) *bool { return &j.CPUsSplit }, false, true)
+var storeCPUsAllowedPolicy = storeChoice(func(j *Job) *bool { return &j.CPUsSplit }, false, true)
 
 // setIntFlag returns a setter like setInt that also records that the
 // option was given (prio and prioclass change the I/O priority only
@@ -188,7 +188,7 @@ var (
 	setPrioClass = setIntFlag("prioclass", func(j *Job) (*int, *bool) { return &j.PrioClass, &j.PrioClassSet })
 )
 
-// setWriteHint stores write_hint as Linux numbers the write life times:
+// storeWriteHint stores write_hint as Linux numbers the write life times:
 // RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5), in the order of
 // the row's words.
-var setWriteHint = setChoice("write_hint", func(j *Job) *int { return &j.WriteHint }, 1, 2, 3, 4, 5)
+var storeWriteHint = storeChoice(func(j *Job) *int { return &j.WriteHint }, 1, 2, 3, 4, 5)

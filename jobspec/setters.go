@@ -40,39 +40,48 @@ func rowLimits(name string) limits {
 	panic("jobspec: no option row " + name)
 }
 
-// setInt returns the setter of the int option name, whose bounds are its
-// row's. fio stores the first piece only, and only if it is in range
+// intStore is the typed setter of an int row that stores in a field.
+type intStore func(*Job) *int
+
+// storeInt returns the typed setter of an int row storing in field.
+func storeInt(field func(*Job) *int) storer { return intStore(field) }
+
+func (f intStore) store(o *Option, j *Job, p parsed) error {
+	v, ok, err := firstInt(o, p)
+	if ok {
+		*f(j) = v
+	}
+	return err
+}
+
+// firstInt returns what an int row stores for p, and whether it stores
+// anything. fio stores the first piece only, and only if it is in range
 // ("iodepth=-1" is accepted because its second piece "1" reads fine, but
 // leaves iodepth as it was). fio's fields are unsigned where the row's
-// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295.
-func setInt(name string, field func(*Job) *int) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase)
-		if err != nil {
-			if anyPiece(value, j.KBBase) {
-				return nil
-			}
-			return err
-		}
-		if rowLimits(name).min >= 0 {
-			v = int64(uint32(v))
-		}
-		if err := honour(name, value, v); err != nil {
-			return err
-		}
-		*field(j) = int(v)
-		return nil
+// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295. A
+// value past the row's gofio-only limit is an error.
+func firstInt(o *Option, p parsed) (int, bool, error) {
+	if !p.firstOK {
+		return 0, false, nil
 	}
+	v := int64(int32(p.first.N))
+	if o.lim.min >= 0 {
+		v = int64(uint32(v))
+	}
+	if err := honour(o, p.text, v); err != nil {
+		return 0, false, err
+	}
+	return int(v), true, nil
 }
 
 // honour checks v, read from value, against the gofio-only limit of the
-// row called name, if it has one.
-func honour(name, value string, v int64) error {
-	b := row(name).Honoured
+// row o, if it has one.
+func honour(o *Option, value string, v int64) error {
+	b := o.Honoured
 	if b == nil || (v >= b.Min && v <= b.Max) {
 		return nil
 	}
-	return &UnsupportedError{Option: name, Value: value,
+	return &UnsupportedError{Option: o.Name, Value: value,
 		Reason: fmt.Sprintf("gofio takes %d to %d: %s", b.Min, b.Max, b.Why)}
 }
 
@@ -295,11 +304,7 @@ func splitEscaped(s string) []string {
 var rwValues = choiceValues("rw", RWRead, RWWrite, RWTrim, RWRandRead, RWRandWrite, RWRandTrim,
 	RWReadWrite, RWReadWrite, RWRandRW, RWTrimWrite, RWRandTrimWrite)
 
-func setRW(j *Job, value string) error {
-	i, word, err := choiceIndex("rw", value)
-	if err != nil {
-		return err
-	}
+func setRW(j *Job, i int, word, value string) error {
 	j.RW = rwValues[i]
 	return setRWSuffix(j, value[len(word):])
 }
@@ -508,16 +513,16 @@ func setPercentileList(j *Job, value string) error {
 	return nil
 }
 
-var setKBBase = setChoice("kb_base", func(j *Job) *int { return &j.KBBase }, 1024, 1000)
+var storeKBBase = storeChoice(func(j *Job) *int { return &j.KBBase }, 1024, 1000)
 
-var setUnitBase = setChoice("unit_base", func(j *Job) *int { return &j.UnitBase }, 0, 8, 1)
+var storeUnitBase = storeChoice(func(j *Job) *int { return &j.UnitBase }, 0, 8, 1)
 
-var setUnified = setChoice("unified_rw_reporting", func(j *Job) *int { return &j.UnifiedRWReporting }, 0, 1, 2, 0, 1, 2)
+var storeUnified = storeChoice(func(j *Job) *int { return &j.UnifiedRWReporting }, 0, 1, 2, 0, 1, 2)
 
-var setExitWhat = setChoice("exit_what", func(j *Job) *ExitWhat { return &j.ExitWhat }, ExitGroup, ExitStonewall, ExitEverything)
+var storeExitWhat = storeChoice(func(j *Job) *ExitWhat { return &j.ExitWhat }, ExitGroup, ExitStonewall, ExitEverything)
 
 // continue_on_error=0 is none, 1 is all.
-var setContinueOnError = setChoice("continue_on_error", func(j *Job) *ContinueOnError { return &j.ContinueOnError },
+var storeContinueOnError = storeChoice(func(j *Job) *ContinueOnError { return &j.ContinueOnError },
 	ContinueNone, ContinueRead, ContinueWrite, ContinueIO, ContinueVerify, ContinueAll, ContinueNone, ContinueAll)
 
 // ParseSeconds reads a time value the way fio's own time options

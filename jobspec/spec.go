@@ -90,8 +90,13 @@ type Option struct {
 	Engine  string
 	Profile string
 	// Set applies a value to a job; nil when gofio does not honour the
-	// option yet.
+	// option yet. For a row with a typed setter (store) init makes it:
+	// the value is read with the row's kind and checks, then stored.
 	Set func(j *Job, value string) error
+	// store is the row's typed setter: it stores a value as the reader
+	// read it (so a value is parsed once), taking the bounds, choices
+	// and limits from the row.
+	store storer
 
 	lim limits
 }
@@ -133,6 +138,12 @@ func init() {
 	}
 	for i := range profileOptions {
 		profileOptions[i].lim = parseLimits(profileOptions[i].Range)
+	}
+	for i := range options {
+		options[i].bindStore()
+	}
+	for i := range profileOptions {
+		profileOptions[i].bindStore()
 	}
 	initEngines()
 	checkChoiceArity()

@@ -30,11 +30,7 @@ type steadyCriterion struct{ iops, slope bool }
 // setSteadyState reads steadystate=CRITERION:LIMIT[%]. The parse-time
 // handler (checkSteadyState) has already refused the malformed values
 // with fio's messages.
-func setSteadyState(j *Job, value string) error {
-	i, word, err := choiceIndex("steadystate", value)
-	if err != nil {
-		return err
-	}
+func setSteadyState(j *Job, i int, word, value string) error {
 	limit, ok := postfix(value, word)
 	if !ok {
 		return errChoice

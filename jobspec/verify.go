@@ -84,11 +84,7 @@ type VerifyOptions struct {
 	typeSet bool // verify given explicitly
 }
 
-func setVerify(j *Job, value string) error {
-	i, _, err := choiceIndex("verify", value)
-	if err != nil {
-		return err
-	}
+func setVerify(j *Job, i int, _ string, value string) error {
 	j.Verify.Type, j.Verify.typeSet = verifyTypes[i], true
 	return nil
 }

@@ -33,7 +33,8 @@ func TestVerifySetters(t *testing.T) {
 		j := defaults()
 		var err error
 		for _, o := range tt.opts {
-			set := setVerify
+			verify, _ := Lookup("verify")
+			set := verify.Set
 			if o[0] == "verify_pattern" {
 				set = setVerifyPattern
 			}

@@ -80,9 +80,9 @@ func zoneCount(text string) (n uint64, ok bool) {
 	return uint64(v), true
 }
 
-// setZoneMode reads zonemode; zbd (Unhonoured in its row) needs zoned
+// storeZoneMode stores zonemode; zbd (Unhonoured in its row) needs zoned
 // block device support gofio does not have.
-var setZoneMode = setChoice("zonemode", func(j *Job) *ZoneMode { return &j.Zone.Mode }, ZoneNone, ZoneStrided, ZoneZBD)
+var storeZoneMode = storeChoice(func(j *Job) *ZoneMode { return &j.Zone.Mode }, ZoneNone, ZoneStrided, ZoneZBD)
 
 // setZoneSkip reads zoneskip: a size, N zones ("1z"), or N% which fio
 // 3.33 turns into a step of -(N+1) bytes.

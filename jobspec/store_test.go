@@ -16,9 +16,11 @@ func TestChoiceSetters(t *testing.T) {
 			return
 		}
 		for _, c := range o.Choices {
-			value := c.Word
+			// Words that need parameters, as fio does.
+			value := c.Word + map[string]string{"random_distribution=zoned": ":50/50:50/50",
+				"random_distribution=zoned_abs": ":50/1m:50/1m"}[o.Name+"="+c.Word]
 			if o.Name == "steadystate" {
-				value += ":1%" // steadystate needs its limit
+				value += ":1%"
 			}
 			err := o.Set(defaults(), value)
 			var ue *UnsupportedError
