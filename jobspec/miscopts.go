@@ -198,12 +198,8 @@ func setGtodCPU(j *Job, value string) error {
 	return nil
 }
 
-// setAtomic reads atomic, which implies direct=1.
-func setAtomic(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+// setAtomic stores atomic, which implies direct=1.
+func setAtomic(j *Job, v bool, _ string) error {
 	j.Misc.Atomic = v
 	if v {
 		j.Direct = true
@@ -235,11 +231,7 @@ func OpendirFiles(dir string) ([]string, error) {
 // 3.33's "block lifetime percentiles" report is not reproducible (it
 // prints uninitialized counts, and aborts on an assertion once a job
 // trims).
-func setBlockErrorPercentiles(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+func setBlockErrorPercentiles(j *Job, v bool, value string) error {
 	if v {
 		return &UnsupportedError{Option: "block_error_percentiles", Value: value,
 			Reason: "gofio keeps no block lifetimes"}

@@ -103,30 +103,38 @@ func firstNumber(value string, kbBase int) (int64, bool) {
 	return int64(int32(v)), ok
 }
 
-// setBool returns a setter for a bool option (0 or 1; fio stores the
-// first piece).
-func setBool(field func(*Job) *bool) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := parseBool(value)
-		if err != nil {
-			return err
-		}
-		*field(j) = v
-		return nil
+// boolStore is the typed setter of a bool row (0 or 1) storing in a
+// field. fio stores the first piece, if it is in range: lat_percentiles=2,1
+// is accepted (the 1 reads) and leaves lat_percentiles as it was.
+type boolStore func(*Job) *bool
+
+func (f boolStore) store(o *Option, j *Job, p parsed) error {
+	if p.firstOK {
+		*f(j) = p.first.N != 0
 	}
+	return nil
 }
 
-// setNotBool is setBool for an option that stores the opposite switch
+// notBoolStore is boolStore for a row that stores the opposite switch
 // (buffered=0 is direct=1).
-func setNotBool(field func(*Job) *bool) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := parseBool(value)
-		if err != nil {
-			return err
-		}
-		*field(j) = !v
+type notBoolStore func(*Job) *bool
+
+func (f notBoolStore) store(o *Option, j *Job, p parsed) error {
+	if p.firstOK {
+		*f(j) = p.first.N == 0
+	}
+	return nil
+}
+
+// boolFunc is the typed setter of a bool row that does more than store
+// the switch; it gets the first piece, if fio takes it.
+type boolFunc func(j *Job, v bool, value string) error
+
+func (f boolFunc) store(o *Option, j *Job, p parsed) error {
+	if !p.firstOK {
 		return nil
 	}
+	return f(j, p.first.N != 0, p.text)
 }
 
 // setFlag returns a setter for a flag option: no value means on, a number
@@ -145,24 +153,6 @@ func setFlag(field func(*Job) *bool) func(*Job, string) error {
 		return nil
 	}
 }
-
-// parseBool reads a bool option's first piece: any number, where more
-// than 1 is refused.
-func parseBool(value string) (bool, error) {
-	v, ok := firstNumber(value, 1024)
-	if !ok {
-		return false, errNoNumber
-	}
-	if v > 1 {
-		return false, &rangeError{v: v}
-	}
-	return v != 0, nil
-}
-
-// rangeError is a bool outside 0…1; Build turns it into fio's text.
-type rangeError struct{ v int64 }
-
-func (e *rangeError) Error() string { return fmt.Sprintf("max value out of range: %d (1 max)", e.v) }
 
 // setTime returns a setter for a time option stored in µs (fio stores
 // the first piece).
@@ -471,11 +461,7 @@ func setRandSeed(j *Job, value string) error {
 }
 
 // setGtodReduce turns off every per-I/O time measurement.
-func setGtodReduce(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+func setGtodReduce(j *Job, v bool, _ string) error {
 	j.GtodReduce = v
 	if v {
 		j.DisableLat, j.DisableClat, j.DisableSlat, j.DisableBWMeasurement = true, true, true, true

@@ -64,3 +64,34 @@ func TestVerifyTypeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestBoolStoresFirstPiece keeps fio 3.33's reading of a bool with
+// several pieces (measured on its output): the first piece is stored if
+// it is in range, else the option keeps its value; a later piece that
+// reads makes the option accepted. lat_percentiles=2,1 prints "max value
+// out of range: 2 (1 max)" and leaves lat_percentiles off;
+// clat_percentiles=2,0 leaves it on; clat_percentiles=1,0 turns it on.
+func TestBoolStoresFirstPiece(t *testing.T) {
+	for _, tt := range []struct {
+		opt        string
+		lat, clat  bool
+		wantStderr string
+	}{
+		{"lat_percentiles=2,1", false, true, "max value out of range: 2 (1 max)\n"},
+		{"clat_percentiles=2,0", false, true, "max value out of range: 2 (1 max)\n"},
+		{"clat_percentiles=0,1", false, false, ""},
+		{"lat_percentiles=1,0", true, true, ""},
+	} {
+		s := &session{cmdline: []string{"name=a", tt.opt}}
+		p, err := s.run(t)
+		if err != nil {
+			t.Errorf("%s: %v", tt.opt, err)
+			continue
+		}
+		j := p.Jobs[0]
+		if j.LatPercentiles != tt.lat || j.ClatPercentiles != tt.clat || s.stderr.String() != tt.wantStderr || p.Unsupported() != nil {
+			t.Errorf("%s: lat %v clat %v, stderr %q, %v; want %v %v, %q, nil", tt.opt, j.LatPercentiles, j.ClatPercentiles,
+				s.stderr.String(), p.Unsupported(), tt.lat, tt.clat, tt.wantStderr)
+		}
+	}
+}
