@@ -45,6 +45,16 @@ type parsed struct {
 	// integer options store; firstOK is false where fio refused it.
 	first   num
 	firstOK bool
+	// floats are the pieces of a float list fio took, in order.
+	floats []floatPiece
+}
+
+// floatPiece is one piece of a float list as read: its place in the
+// list, its value and the text C's strtod read for it.
+type floatPiece struct {
+	i    int
+	v    float64
+	text string
 }
 
 func (r *reader) errf(format string, args ...any) {
@@ -319,8 +329,9 @@ func (r *reader) floats(o *Option, value string) bool {
 	rest := value
 	for i := 0; ; i++ {
 		sep := strings.IndexByte(rest, ':')
-		if r.float(o, i, rest) {
+		if f, n, good := r.float(o, i, rest); good {
 			ok = true
+			r.got.floats = append(r.got.floats, floatPiece{i, f, rest[:n]})
 		}
 		if sep < 0 {
 			return ok
@@ -329,25 +340,27 @@ func (r *reader) floats(o *Option, value string) bool {
 	}
 }
 
-func (r *reader) float(o *Option, i int, text string) bool {
+// float reads piece i of a float list: the value, the bytes read and
+// whether fio takes it.
+func (r *reader) float(o *Option, i int, text string) (float64, int, bool) {
 	if i >= o.MaxLen {
 		r.errf("the list exceeding max length %d", o.MaxLen)
-		return false
+		return 0, 0, false
 	}
 	f, n := cStrtod(text)
 	if n == 0 {
 		r.errf("not a floating point value: %s", text)
-		return false
+		return 0, 0, false
 	}
 	if o.lim.hasMF && f > o.lim.maxF {
 		r.errf("value out of range: %s (range max: %s)", cFloat(f), cFloat(o.lim.maxF))
-		return false
+		return 0, 0, false
 	}
 	if o.lim.hasMinF && f < o.lim.minF {
 		r.errf("value out of range: %s (range min: %s)", cFloat(f), cFloat(o.lim.minF))
-		return false
+		return 0, 0, false
 	}
-	return true
+	return f, n, true
 }
 
 // ranges reads bsrange: ','-separated "lo-hi" (or "lo:hi") pieces.

@@ -470,32 +470,33 @@ func setGtodReduce(j *Job, v bool, _ string) error {
 	return nil
 }
 
-// setPercentileList reads ':'-separated floats (as C's strtod reads them)
-// in [0, 100], at most 20; the list replaces the default. It remembers the
-// most decimals typed (the label precision).
-func setPercentileList(j *Job, value string) error {
-	var list []float64
+// percentileListStore stores percentile_list: the floats fio took (C's
+// strtod, in [0, 100], at most 20) replace the default list. It remembers
+// the most decimals typed (the label precision).
+type percentileListStore struct{}
+
+func (percentileListStore) store(o *Option, j *Job, p parsed) error {
+	list := make([]float64, 0, len(p.floats))
 	prec := 0
-	rest := value
-	for i := 0; ; i++ {
-		sep := strings.IndexByte(rest, ':')
-		f, n := cStrtod(rest)
-		if i < 20 && n > 0 && f >= 0 && f <= 100 {
-			list = append(list, f)
-			num := strings.TrimLeft(rest[:n], " \t\n\v\f\r")
-			if k := strings.IndexByte(num, '.'); k >= 0 {
-				prec = max(prec, len(num)-k-1)
-			}
+	for _, f := range p.floats {
+		list = append(list, f.v)
+		num := strings.TrimLeft(f.text, " \t\n\v\f\r")
+		if k := strings.IndexByte(num, '.'); k >= 0 {
+			prec = max(prec, len(num)-k-1)
 		}
-		if sep < 0 {
-			break
-		}
-		rest = rest[sep+1:]
-	}
-	if len(list) == 0 {
-		return failed("percentile_list", value)
 	}
 	j.PercentileList, j.PercentilePrecision = list, prec
+	return nil
+}
+
+// floatStore is the typed setter of a one-float row (MaxLen 1) storing
+// in a field: the value, if fio took it.
+type floatStore func(*Job) *float64
+
+func (f floatStore) store(o *Option, j *Job, p parsed) error {
+	if len(p.floats) > 0 && p.floats[0].i == 0 {
+		*f(j) = p.floats[0].v
+	}
 	return nil
 }
 

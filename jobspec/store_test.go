@@ -2,6 +2,7 @@ package jobspec
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +93,36 @@ func TestBoolStoresFirstPiece(t *testing.T) {
 		if j.LatPercentiles != tt.lat || j.ClatPercentiles != tt.clat || s.stderr.String() != tt.wantStderr || p.Unsupported() != nil {
 			t.Errorf("%s: lat %v clat %v, stderr %q, %v; want %v %v, %q, nil", tt.opt, j.LatPercentiles, j.ClatPercentiles,
 				s.stderr.String(), p.Unsupported(), tt.lat, tt.clat, tt.wantStderr)
+		}
+	}
+}
+
+// TestFloatsReadOnce stores the floats the reader read (C's strtod, as
+// fio reads them): latency_percentile=50abc and =50,60 are taken by fio
+// 3.33 (measured: no error, the job runs) and store 50.
+func TestFloatsReadOnce(t *testing.T) {
+	for _, tt := range []struct {
+		opt  string
+		want float64
+	}{
+		{"latency_percentile=50abc", 50},
+		{"latency_percentile=50,60", 50},
+		{"latency_percentile=1e1", 10},
+		{"zone_reset_threshold=0.5x", 0},
+	} {
+		s := &session{cmdline: []string{"name=a", tt.opt}}
+		p, err := s.run(t)
+		if err != nil || p.Unsupported() != nil {
+			t.Errorf("%s: %v, %v", tt.opt, err, p.Unsupported())
+			continue
+		}
+		j := p.Jobs[0]
+		got := j.LatencyPercentile
+		if strings.HasPrefix(tt.opt, "zone_") {
+			got, tt.want = j.Zone.ResetThreshold, 0.5
+		}
+		if got != tt.want {
+			t.Errorf("%s stored %v; want %v", tt.opt, got, tt.want)
 		}
 	}
 }
