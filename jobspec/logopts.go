@@ -49,8 +49,8 @@ func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
 // also notes that the interval was given (it then caps log_avg_msec).
 type avgTimeStore func(*Job) (*int, *bool)
 
-func (f avgTimeStore) store(o *Option, j *Job, p parsed) error {
-	v, ok, err := firstInt(o, p)
+func (f avgTimeStore) store(o *Option, j *Job, value string, p parsed) error {
+	v, ok, err := firstInt(o, value, p)
 	if err != nil {
 		return err
 	}

@@ -36,8 +36,6 @@ type reader struct {
 // parsed is a value as the reader read it: what a row's typed setter
 // stores, so a value is parsed once.
 type parsed struct {
-	// text is the value as written.
-	text string
 	// choice is the index in the row's Choices of the word a choice
 	// value selected.
 	choice int
@@ -75,7 +73,7 @@ func (r *reader) kbBase() int {
 // read reports whether fio accepts value for o; has is false for a line
 // without '='.
 func (r *reader) read(o *Option, value string, has bool) bool {
-	r.got = parsed{text: value}
+	r.got = parsed{}
 	h := handlers[o.Name]
 	if o.Engine != "" {
 		h = nil // engine options have their own handlers in fio

@@ -234,7 +234,7 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 	}
 	var err error
 	if def.store != nil {
-		err = def.store.store(def, j, r.got) // the value as read: parsed once
+		err = def.store.store(def, j, o.Value, r.got) // the value as read: parsed once
 	} else {
 		err = def.Set(j, o.Value)
 	}

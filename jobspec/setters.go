@@ -46,8 +46,8 @@ type intStore func(*Job) *int
 // storeInt returns the typed setter of an int row storing in field.
 func storeInt(field func(*Job) *int) storer { return intStore(field) }
 
-func (f intStore) store(o *Option, j *Job, p parsed) error {
-	v, ok, err := firstInt(o, p)
+func (f intStore) store(o *Option, j *Job, value string, p parsed) error {
+	v, ok, err := firstInt(o, value, p)
 	if ok {
 		*f(j) = v
 	}
@@ -60,7 +60,7 @@ func (f intStore) store(o *Option, j *Job, p parsed) error {
 // leaves iodepth as it was). fio's fields are unsigned where the row's
 // minimum is not negative: numjobs=-1 or loops=-1 store 4294967295. A
 // value past the row's gofio-only limit is an error.
-func firstInt(o *Option, p parsed) (int, bool, error) {
+func firstInt(o *Option, value string, p parsed) (int, bool, error) {
 	if !p.firstOK {
 		return 0, false, nil
 	}
@@ -68,7 +68,7 @@ func firstInt(o *Option, p parsed) (int, bool, error) {
 	if o.lim.min >= 0 {
 		v = int64(uint32(v))
 	}
-	if err := honour(o, p.text, v); err != nil {
+	if err := honour(o, value, v); err != nil {
 		return 0, false, err
 	}
 	return int(v), true, nil
@@ -108,7 +108,7 @@ func firstNumber(value string, kbBase int) (int64, bool) {
 // is accepted (the 1 reads) and leaves lat_percentiles as it was.
 type boolStore func(*Job) *bool
 
-func (f boolStore) store(o *Option, j *Job, p parsed) error {
+func (f boolStore) store(o *Option, j *Job, value string, p parsed) error {
 	if p.firstOK {
 		*f(j) = p.first.N != 0
 	}
@@ -119,7 +119,7 @@ func (f boolStore) store(o *Option, j *Job, p parsed) error {
 // (buffered=0 is direct=1).
 type notBoolStore func(*Job) *bool
 
-func (f notBoolStore) store(o *Option, j *Job, p parsed) error {
+func (f notBoolStore) store(o *Option, j *Job, value string, p parsed) error {
 	if p.firstOK {
 		*f(j) = p.first.N == 0
 	}
@@ -130,11 +130,11 @@ func (f notBoolStore) store(o *Option, j *Job, p parsed) error {
 // the switch; it gets the first piece, if fio takes it.
 type boolFunc func(j *Job, v bool, value string) error
 
-func (f boolFunc) store(o *Option, j *Job, p parsed) error {
+func (f boolFunc) store(o *Option, j *Job, value string, p parsed) error {
 	if !p.firstOK {
 		return nil
 	}
-	return f(j, p.first.N != 0, p.text)
+	return f(j, p.first.N != 0, value)
 }
 
 // setFlag returns a setter for a flag option: no value means on, a number
@@ -475,7 +475,7 @@ func setGtodReduce(j *Job, v bool, _ string) error {
 // the most decimals typed (the label precision).
 type percentileListStore struct{}
 
-func (percentileListStore) store(o *Option, j *Job, p parsed) error {
+func (percentileListStore) store(o *Option, j *Job, value string, p parsed) error {
 	list := make([]float64, 0, len(p.floats))
 	prec := 0
 	for _, f := range p.floats {
@@ -493,7 +493,7 @@ func (percentileListStore) store(o *Option, j *Job, p parsed) error {
 // in a field: the value, if fio took it.
 type floatStore func(*Job) *float64
 
-func (f floatStore) store(o *Option, j *Job, p parsed) error {
+func (f floatStore) store(o *Option, j *Job, value string, p parsed) error {
 	if len(p.floats) > 0 && p.floats[0].i == 0 {
 		*f(j) = p.floats[0].v
 	}

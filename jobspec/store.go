@@ -28,10 +28,11 @@ func row(name string) *Option {
 	panic("jobspec: no option row " + name)
 }
 
-// A storer is a row's typed setter: it stores p, the value as the reader
-// read it for the row o.
+// A storer is a row's typed setter: it stores p, what the reader read
+// from value for the row o (value is for messages and for the words'
+// parameters).
 type storer interface {
-	store(o *Option, j *Job, p parsed) error
+	store(o *Option, j *Job, value string, p parsed) error
 }
 
 // bindStore makes Set of a row with a typed setter: the value is read
@@ -52,7 +53,7 @@ func (o *Option) bindStore() {
 		if !r.read(o, value, true) {
 			return r.refusal(o, value)
 		}
-		return o.store.store(o, j, r.got)
+		return o.store.store(o, j, value, r.got)
 	}
 }
 
@@ -88,10 +89,10 @@ func storeChoice[T any](field func(*Job) *T, values ...T) storer {
 
 func (c choiceStore[T]) arity() int { return len(c.values) }
 
-func (c choiceStore[T]) store(o *Option, j *Job, p parsed) error {
+func (c choiceStore[T]) store(o *Option, j *Job, value string, p parsed) error {
 	*c.field(j) = c.values[p.choice]
 	if why, ok := o.Unhonoured[o.Choices[p.choice].Word]; ok {
-		return &UnsupportedError{Option: o.Name, Value: p.text, Reason: why}
+		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
 	}
 	return nil
 }
@@ -101,9 +102,9 @@ func (c choiceStore[T]) store(o *Option, j *Job, p parsed) error {
 // does what they ask anyway.
 type acceptChoice struct{}
 
-func (acceptChoice) store(o *Option, j *Job, p parsed) error {
+func (acceptChoice) store(o *Option, j *Job, value string, p parsed) error {
 	if why, ok := o.Unhonoured[o.Choices[p.choice].Word]; ok {
-		return &UnsupportedError{Option: o.Name, Value: p.text, Reason: why}
+		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
 	}
 	return nil
 }
@@ -114,12 +115,12 @@ func (acceptChoice) store(o *Option, j *Job, p parsed) error {
 // word the row marks Unhonoured is refused before it is called.
 type choiceFunc func(j *Job, i int, word, value string) error
 
-func (f choiceFunc) store(o *Option, j *Job, p parsed) error {
+func (f choiceFunc) store(o *Option, j *Job, value string, p parsed) error {
 	w := o.Choices[p.choice].Word
 	if why, ok := o.Unhonoured[w]; ok {
-		return &UnsupportedError{Option: o.Name, Value: p.text, Reason: why}
+		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
 	}
-	return f(j, p.choice, w, p.text)
+	return f(j, p.choice, w, value)
 }
 
 // choiceValues declares that the setter of the choice option name maps
