@@ -19,10 +19,16 @@ const (
 	RWRandTrimWrite
 )
 
-var rwNames = [...]string{"read", "write", "trim", "randread", "randwrite", "randtrim", "rw", "randrw", "trimwrite", "randtrimwrite"}
-
-// String returns the word fio prints for the pattern ("rw" for readwrite).
-func (rw RW) String() string { return rwNames[rw] }
+// String returns the word fio prints for the pattern: its first word in
+// the rw row ("rw" for readwrite).
+func (rw RW) String() string {
+	for i, c := range row("rw").Choices {
+		if rwValues[i] == rw {
+			return c.Word
+		}
+	}
+	return fmt.Sprintf("RW(%d)", uint8(rw))
+}
 
 // Random reports whether offsets are random.
 func (rw RW) Random() bool {

@@ -126,3 +126,14 @@ func TestFloatsReadOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRWNames keeps RW.String, which reads the rw row, on the words fio
+// prints.
+func TestRWNames(t *testing.T) {
+	want := []string{"read", "write", "trim", "randread", "randwrite", "randtrim", "rw", "randrw", "trimwrite", "randtrimwrite"}
+	for rw := RWRead; rw <= RWRandTrimWrite; rw++ {
+		if got := rw.String(); got != want[rw] {
+			t.Errorf("RW(%d) = %q, want %q", rw, got, want[rw])
+		}
+	}
+}
