@@ -277,6 +277,22 @@ func (r *reader) number(o *Option, text string) (num, bool) {
 	return v, r.inRange(o, v)
 }
 
+// admits reports whether fio takes the plain number v for o (inRange
+// without its messages), for setters that read pieces themselves.
+func (o *Option) admits(v int64) bool {
+	switch o.Kind {
+	case KindFlag:
+		return true
+	case KindBool:
+		return int64(int32(v)) <= 1
+	case KindInt:
+		t := int64(int32(v))
+		return (o.lim.max == 0 || t <= o.lim.max) && (o.lim.min == 0 || t >= o.lim.min)
+	}
+	u := uint64(v)
+	return (o.lim.max == 0 || u <= uint64(o.lim.max)) && (o.lim.min == 0 || u >= uint64(o.lim.min))
+}
+
 // inRange checks a number against the option's limits as fio does: 32-bit
 // options compare the value truncated to 32 bits (so iodepth=5000000000
 // passes), others compare unsigned; a limit of 0 is no limit; booleans

@@ -97,6 +97,9 @@ func TestRowBoundsEnforced(t *testing.T) {
 		}
 		lim := parseLimits(fr.rng) // fio's bounds, not the row's
 		accepts := func(v string) {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && !o.admits(n) {
+				t.Errorf("%s=%s (a bound of %q): the row does not admit it", o.Name, v, fr.rng)
+			}
 			r := reader{job: defaults()}
 			ok := r.read(o, v, true)
 			// fio also reads "-20" as a range "" to "20" and
@@ -107,6 +110,9 @@ func TestRowBoundsEnforced(t *testing.T) {
 			}
 		}
 		refuses := func(v, want string) {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && o.admits(n) {
+				t.Errorf("%s=%s (past %q): the row admits it", o.Name, v, fr.rng)
+			}
 			r := reader{job: defaults()}
 			ok := r.read(o, v, true)
 			if ok || len(r.notes) == 0 || r.notes[0].text != want || r.notes[0].stdout {

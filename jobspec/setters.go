@@ -339,7 +339,7 @@ func setIOEngine(j *Job, value string) error {
 // (empty, say) leaves its direction as it was: "bs=,8k" keeps the read
 // size, and "bs=8k," sets only the read size.
 func setBS(j *Job, value string) error {
-	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 1 || n < 0 })
+	v, set := slots(value, j.KBBase, 3, row("bs").admits)
 	if !set[0] && !set[1] && !set[2] {
 		return errNoNumber
 	}
@@ -399,9 +399,9 @@ func setSize(j *Job, value string) error {
 }
 
 // setFileSize reads filesize: a size, or low and high sizes ("lo-hi",
-// "lo:hi", "lo,hi"); values under 1 are refused by fio.
+// "lo:hi", "lo,hi"); values its row refuses (under 1) are not stored.
 func setFileSize(j *Job, value string) error {
-	v, set := slots(value, j.KBBase, 2, func(n int64) bool { return uint64(n) >= 1 })
+	v, set := slots(value, j.KBBase, 2, row("filesize").admits)
 	if !set[0] && !set[1] {
 		return errNoNumber
 	}
