@@ -38,9 +38,6 @@ func (b *Builder) tooManyJobs() error {
 	return b.fail("error: failed to setup shm segment")
 }
 
-// maxFiles is the most files gofio gives one job.
-const maxFiles = 1 << 20
-
 // addJob adds a job: outside dry runs with fio's checks, then numbers its
 // reporting group and creates its numjobs clones (numjobs=0: clones until
 // the job table is full, as fio does).
@@ -97,10 +94,6 @@ func (b *Builder) check(j *Job) error {
 	j.resolveZones()
 	if j.Loops == 0 {
 		j.Loops = 1 // fio runs a job with loops=0 once
-	}
-	if j.NRFiles > maxFiles {
-		// fio 3.33 aborts on memory (nrfiles=-1 is 4294967295 files).
-		return b.fail(fmt.Sprintf("gofio: job %s: nrfiles=%d is more than the %d files a job may have", j.Name, j.NRFiles, maxFiles))
 	}
 	if _, known := ResolveEngine(j.IOEngine); !known && !strings.HasPrefix(j.IOEngine, "external:") {
 		return b.engineNotLoadable(j.IOEngine, true)

@@ -104,7 +104,6 @@ func TestIntSettersStoreFioWidths(t *testing.T) {
 		{"numjobs", "-1", func(j *Job) int { return j.NumJobs }, 4294967295},
 		{"loops", "-1", func(j *Job) int { return j.Loops }, 4294967295},
 		{"loops", "0", func(j *Job) int { return j.Loops }, 0},
-		{"nrfiles", "-1", func(j *Job) int { return j.NRFiles }, 4294967295},
 		{"nrfiles", "0", func(j *Job) int { return j.NRFiles }, 0},
 		{"nice", "-5", func(j *Job) int { return j.Nice }, -5},
 		{"flow", "-5", func(j *Job) int { return int(int32(j.Flow.Weight)) }, -5},
@@ -124,8 +123,9 @@ func TestIntSettersStoreFioWidths(t *testing.T) {
 
 // TestOutOfRangeCountsInJobs builds jobs with the counts fio 3.33 takes
 // without a range check and then chokes on: numjobs=-1 fills fio's job
-// table ("error: maximum number of jobs reached.", exit 1), nrfiles=-1
-// makes fio abort on memory (gofio refuses it), loops=0 runs once.
+// table ("error: maximum number of jobs reached.", exit 1), loops=0 runs
+// once. (nrfiles=-1, on which fio aborts, is past its row's Honoured
+// limit: TestHonouredLimits.)
 func TestOutOfRangeCountsInJobs(t *testing.T) {
 	tests := []struct {
 		opts    []string
@@ -135,7 +135,6 @@ func TestOutOfRangeCountsInJobs(t *testing.T) {
 	}{
 		{[]string{"numjobs=-1"}, "error: maximum number of jobs reached.\nerror: failed to setup shm segment\n", 0, 0},
 		{[]string{"numjobs=4097"}, "error: maximum number of jobs reached.\n", 0, 0},
-		{[]string{"nrfiles=-1"}, "gofio: job a: nrfiles=4294967295 is more than the 1048576 files a job may have\n", 0, 0},
 		{[]string{"iodepth=100000"}, "", 100000, 1},
 		{[]string{"loops=0"}, "", 1, 1},
 		{[]string{"loops=3"}, "", 1, 3},

@@ -75,6 +75,9 @@ func initEngines() {
 				o.Engine = e.Name
 			}
 			o.lim = parseLimits(o.Range)
+			if o.Set == nil { // rows shared by several engines are bound once
+				o.bindStore()
+			}
 			if l, dup := engineLimits[o.Name]; dup && l != o.lim {
 				panic("jobspec: engine options called " + o.Name + " have different bounds")
 			}
@@ -129,7 +132,7 @@ var cpuioOptions = []Option{
 	{Name: "cpuload", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use this percentage of CPU", Set: setEngineInt("cpuload", func(o *IOEngineOptions) *int { return &o.CPULoad })},
 	{Name: "cpuchunks", Kind: KindInt, Type: "integer value (opt=100)", Default: "50000", Help: "Length of the CPU burn cycles (usecs)", Parent: "cpuload", Set: setEngineInt("cpuchunks", func(o *IOEngineOptions) *int { return &o.CPUChunks })},
 	{Name: "cpumode", Kind: KindChoice, Type: "string (opt=bla)", Default: "noop", Help: "Stress mode", Choices: []Choice{{"noop", "NOOP instructions"}, {"qsort", "QSORT computation"}}, Set: setCPUMode},
-	{Name: "exit_on_io_done", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Exit when IO threads finish", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.ExitOnIODone })},
+	{Name: "exit_on_io_done", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Exit when IO threads finish", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.ExitOnIODone })},
 }
 
 // mmapOptions are the private options of the mmap engine.
@@ -142,7 +145,7 @@ var pvsync2Options = []Option{
 	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Set RWF_HIPRI for pwritev2/preadv2", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.HiPri })},
 	{Name: "hipri_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "100", Range: "min=0, max=100", Help: "Probabilistically set RWF_HIPRI for pwritev2/preadv2", Set: setEngineInt("hipri_percentage", func(o *IOEngineOptions) *int { return &o.HiPriPercentage })},
 	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes", Set: setEngineInt("uncached", func(o *IOEngineOptions) *int { return &o.Uncached })},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for pwritev2/preadv2", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for pwritev2/preadv2", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
 }
 
 // netOptions are the private options of the net engine.
@@ -212,7 +215,7 @@ var ioUringOptions = []Option{
 	{Name: "sqthread_poll_cpu", Kind: KindInt, Type: "integer value (opt=100)", Help: "What CPU to run SQ thread polling on", Set: setEngineInt("sqthread_poll_cpu", func(o *IOEngineOptions) *int { return &o.SQThreadPollCPU })},
 	{Name: "nonvectored", Kind: KindInt, Type: "integer value (opt=100)", Default: "-1", Help: "Use non-vectored read/write commands", Set: setEngineInt("nonvectored", func(o *IOEngineOptions) *int { return &o.NonVectored })},
 	{Name: "uncached", Kind: KindInt, Type: "integer value (opt=100)", Help: "Use RWF_UNCACHED for buffered read/writes", Set: setEngineInt("uncached", func(o *IOEngineOptions) *int { return &o.Uncached })},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use RWF_NOWAIT for reads/writes", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use RWF_NOWAIT for reads/writes", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
 	{Name: "force_async", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set IOSQE_ASYNC every N requests", Set: setEngineInt("force_async", func(o *IOEngineOptions) *int { return &o.ForceAsync })},
 	{Name: "cmd_type", Kind: KindChoice, Type: "string (opt=bla)", Default: "nvme", Help: "Specify uring-cmd type", Choices: []Choice{{"nvme", "Issue nvme-uring-cmd"}}, Set: setCmdType},
 }
@@ -229,7 +232,7 @@ var libaioOptions = []Option{
 	{Name: "cmdprio_class", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=3", Help: "Set asynchronous IO priority class", Set: setEngineIntRW("cmdprio_class", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Class })},
 	{Name: "cmdprio", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=7", Help: "Set asynchronous IO priority level", Set: setEngineIntRW("cmdprio", func(o *IOEngineOptions) *[2]int { return &o.CmdPrio.Level })},
 	{Name: "cmdprio_bssplit", Kind: KindString, Type: "string (opt=bla)", Help: "Set priority percentages for different block sizes", Set: setCmdPrioBSSplit},
-	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for reads/writes", Set: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
+	{Name: "nowait", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Set RWF_NOWAIT for reads/writes", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoWait })},
 }
 
 // rdmaOptions are the private options of the rdma engine.

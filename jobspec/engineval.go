@@ -243,10 +243,10 @@ func setEngineIntRW(name string, field func(*IOEngineOptions) *[2]int) func(*Job
 	}
 }
 
-// setEngineBool and setEngineFlag are setBool and setFlag for engine
+// setEngineBool and setEngineFlag are boolStore and setFlag for engine
 // options.
-func setEngineBool(field func(*IOEngineOptions) *bool) func(*Job, string) error {
-	return setBool(func(j *Job) *bool { return field(&j.EngineOptions) })
+func setEngineBool(field func(*IOEngineOptions) *bool) storer {
+	return boolStore(func(j *Job) *bool { return field(&j.EngineOptions) })
 }
 
 func setEngineFlag(field func(*IOEngineOptions) *bool) func(*Job, string) error {

@@ -85,9 +85,9 @@ var (
 )
 
 var (
-	setCgroup         = func(j *Job, value string) error { j.Cgroup = value; return nil }
-	setCgroupWeight   = setInt("cgroup_weight", func(j *Job) *int { return &j.CgroupWeight })
-	setCgroupNoDelete = setBool(func(j *Job) *bool { return &j.CgroupNoDelete })
+	setCgroup           = func(j *Job, value string) error { j.Cgroup = value; return nil }
+	storeCgroupWeight   = storeInt(func(j *Job) *int { return &j.CgroupWeight })
+	storeCgroupNoDelete = boolStore(func(j *Job) *bool { return &j.CgroupNoDelete })
 )
 
 // nodeRoot is where Linux lists the NUMA nodes (a variable for tests).

@@ -2,6 +2,7 @@ package jobspec
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -119,8 +120,6 @@ const (
 	MemMmapHuge
 )
 
-var memNames = [...]string{"malloc", "shm", "shmhuge", "mmap", "mmapshared", "mmaphuge"}
-
 // FileService is file_service_type.
 type FileService uint8
 
@@ -174,20 +173,6 @@ const (
 	SyncFileRangeWrite      = 2
 	SyncFileRangeWaitAfter  = 4
 )
-
-func defaultIOOptions() IOOptions {
-	return IOOptions{
-		PercentageRandom:    [3]int{100, 100, 100},
-		ScrambleBuffers:     true,
-		BufferCompressChunk: 512,
-		DedupeWorkingSetPct: 5,
-		FileServiceNR:       1,
-		CreateSerialize:     true,
-		AllowFileCreate:     true,
-		DiskUtil:            true,
-		Pacing:              defaultPacing(),
-	}
-}
 
 // clone deep-copies the slices of o.
 func (o IOOptions) clone() IOOptions {
@@ -307,17 +292,7 @@ func setPercentageRandom(j *Job, value string) error {
 	return nil
 }
 
-func setRWSequencer(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "sequential"):
-		j.RWSequencer = SeqSequential
-	case matchChoice(value, "identical"):
-		j.RWSequencer = SeqIdentical
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeRWSequencer = storeChoice(func(j *Job) *RWSequencer { return &j.RWSequencer }, SeqSequential, SeqIdentical)
 
 func setOffsetIncrement(j *Job, value string) error {
 	var ok bool
@@ -344,27 +319,10 @@ func setOffsetIncrement(j *Job, value string) error {
 	return nil
 }
 
-func setDedupeMode(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "repeat"):
-		j.DedupeMode = DedupeRepeat
-	case matchChoice(value, "working_set"):
-		j.DedupeMode = DedupeWorkingSet
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeDedupeMode = storeChoice(func(j *Job) *DedupeMode { return &j.DedupeMode }, DedupeRepeat, DedupeWorkingSet)
 
-func setRandomGenerator(j *Job, value string) error {
-	for i, w := range []string{"tausworthe", "lfsr", "tausworthe64"} {
-		if matchChoice(value, w) {
-			j.RandomGenerator = RandomGenerator(i)
-			return nil
-		}
-	}
-	return errChoice
-}
+var storeRandomGenerator = storeChoice(func(j *Job) *RandomGenerator { return &j.RandomGenerator },
+	GenTausworthe, GenLFSR, GenTausworthe64)
 
 // setBufferPattern decodes buffer_pattern: 0x hex strings, decimal
 // integers (stored little-endian in the fewest bytes that hold them),
@@ -447,107 +405,72 @@ func decodePatternFormat(s string, formats bool) (out []byte, offsets []int, err
 	return out, offsets, nil
 }
 
+// memValues are mem's types, one per word of its row.
+var memValues = choiceValues("mem", MemMalloc, MemShm, MemShmHuge, MemMmap, MemMmapShared, MemMmapHuge)
+
 // setMem reads mem (iomem): a type, and for the mmap types an optional
 // :PATH of a file to map.
-func setMem(j *Job, value string) error {
-	for i, w := range memNames {
-		if matchChoice(value, w) {
-			j.Mem = MemType(i)
-			j.MemPath = ""
-			if rest, ok := strings.CutPrefix(value[len(w):], ":"); ok {
-				j.MemPath = rest
-			}
-			return nil
-		}
-	}
-	return errChoice
-}
-
-func setFileService(j *Job, value string) error {
-	words := []struct {
-		w string
-		s FileService
-	}{{"random", ServiceRandom}, {"zipf", ServiceZipf}, {"pareto", ServicePareto}, {"normal", ServiceNormal}, {"gauss", ServiceNormal}, {"roundrobin", ServiceRoundRobin}, {"sequential", ServiceSequential}}
-	for _, c := range words {
-		if !matchChoice(value, c.w) {
-			continue
-		}
-		j.FileService, j.FileServiceNR, j.FileServiceParam = c.s, 1, 0
-		if rest, ok := strings.CutPrefix(value[len(c.w):], ":"); ok && (c.s == ServiceZipf || c.s == ServicePareto || c.s == ServiceNormal) {
-			if f, n := cStrtod(rest); n > 0 {
-				j.FileServiceParam = f
-			}
-		}
-		if rest, ok := strings.CutPrefix(value[len(c.w):], ":"); ok && (c.s == ServiceRoundRobin || c.s == ServiceSequential || c.s == ServiceRandom) {
-			if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n > 0 {
-				j.FileServiceNR = n
-			}
-		}
-		return nil
-	}
-	return errChoice
-}
-
-func setFallocate(j *Job, value string) error {
-	words := []struct {
-		w string
-		m FallocateMode
-	}{{"none", FallocNone}, {"native", FallocNative}, {"posix", FallocPosix}, {"keep", FallocKeep}, {"truncate", FallocTruncate}, {"0", FallocNone}, {"1", FallocPosix}}
-	for _, c := range words {
-		if matchChoice(value, c.w) {
-			j.Fallocate = c.m
-			return nil
-		}
-	}
-	return errChoice
-}
-
-func setFadviseHint(j *Job, value string) error {
-	words := []struct {
-		w string
-		h FadviseHint
-	}{{"0", FadviseNone}, {"1", FadvisePattern}, {"random", FadviseRandom}, {"sequential", FadviseSequential}}
-	for _, c := range words {
-		if matchChoice(value, c.w) {
-			j.FadviseHint = c.h
-			return nil
-		}
-	}
-	return errChoice
-}
-
-func setSync(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "none"), matchChoice(value, "0"):
-		j.Sync = SyncNone
-	case matchChoice(value, "sync"), matchChoice(value, "1"):
-		j.Sync = SyncSync
-	case matchChoice(value, "dsync"):
-		j.Sync = SyncDsync
-	default:
-		return errChoice
+func setMem(j *Job, i int, word, value string) error {
+	j.Mem, j.MemPath = memValues[i], ""
+	if rest, ok := strings.CutPrefix(value[len(word):], ":"); ok {
+		j.MemPath = rest
 	}
 	return nil
 }
 
+// fileServices are file_service_type's values, one per word of its row
+// (gauss is normal).
+var fileServices = choiceValues("file_service_type", ServiceRandom, ServiceZipf, ServicePareto, ServiceNormal,
+	ServiceNormal, ServiceRoundRobin, ServiceSequential)
+
+func setFileService(j *Job, i int, word, value string) error {
+	s := fileServices[i]
+	j.FileService, j.FileServiceNR, j.FileServiceParam = s, 1, 0
+	rest, ok := strings.CutPrefix(value[len(word):], ":")
+	if !ok {
+		return nil
+	}
+	switch s {
+	case ServiceZipf, ServicePareto, ServiceNormal:
+		if f, n := cStrtod(rest); n > 0 {
+			j.FileServiceParam = f
+		}
+	case ServiceRoundRobin, ServiceSequential, ServiceRandom:
+		if n, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && n > 0 {
+			j.FileServiceNR = n
+		}
+	}
+	return nil
+}
+
+// fallocate=0 is none, 1 is posix.
+var storeFallocate = storeChoice(func(j *Job) *FallocateMode { return &j.Fallocate },
+	FallocNone, FallocNative, FallocPosix, FallocKeep, FallocTruncate, FallocNone, FallocPosix)
+
+var storeFadviseHint = storeChoice(func(j *Job) *FadviseHint { return &j.FadviseHint },
+	FadviseNone, FadvisePattern, FadviseRandom, FadviseSequential)
+
+// sync=0 is none, 1 is sync.
+var storeSync = storeChoice(func(j *Job) *SyncMode { return &j.Sync }, SyncNone, SyncNone, SyncSync, SyncSync, SyncDsync)
+
+// syncFileRangeFlags are sync_file_range's flags, one per word of its row.
+var syncFileRangeFlags = choiceValues("sync_file_range", SyncFileRangeWaitBefore, SyncFileRangeWrite, SyncFileRangeWaitAfter)
+
 // setSyncFileRange reads sync_file_range=FLAGS[:N]: FLAGS a ','-list of
-// wait_before, write and wait_after; N the writes between calls (1 when
-// unset).
+// the row's words; N the writes between calls (1 when unset).
 func setSyncFileRange(j *Job, value string) error {
 	words, count, _ := strings.Cut(value, ":")
 	flags := 0
 	for _, w := range strings.Split(words, ",") {
-		switch strings.TrimSpace(w) {
-		case "wait_before":
-			flags |= SyncFileRangeWaitBefore
-		case "write":
-			flags |= SyncFileRangeWrite
-		case "wait_after":
-			flags |= SyncFileRangeWaitAfter
-		case "":
-		default:
+		w = strings.TrimSpace(w)
+		if w == "" {
+			continue
+		}
+		i := slices.IndexFunc(row("sync_file_range").Choices, func(c Choice) bool { return c.Word == w })
+		if i < 0 {
 			return errChoice
 		}
+		flags |= syncFileRangeFlags[i]
 	}
 	n := 1
 	if count != "" {

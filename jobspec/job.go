@@ -1,5 +1,7 @@
 package jobspec
 
+import "fmt"
+
 // RW is the I/O pattern of a job (the rw option).
 type RW uint8
 
@@ -17,10 +19,16 @@ const (
 	RWRandTrimWrite
 )
 
-var rwNames = [...]string{"read", "write", "trim", "randread", "randwrite", "randtrim", "rw", "randrw", "trimwrite", "randtrimwrite"}
-
-// String returns the word fio prints for the pattern ("rw" for readwrite).
-func (rw RW) String() string { return rwNames[rw] }
+// String returns the word fio prints for the pattern: its first word in
+// the rw row ("rw" for readwrite).
+func (rw RW) String() string {
+	for i, c := range row("rw").Choices {
+		if rwValues[i] == rw {
+			return c.Word
+		}
+	}
+	return fmt.Sprintf("RW(%d)", uint8(rw))
+}
 
 // Random reports whether offsets are random.
 func (rw RW) Random() bool {
@@ -223,42 +231,41 @@ type RawOption struct {
 	Name, Value string
 }
 
-// defaults returns a Job holding fio's defaults.
+// defaults returns a Job holding fio's defaults. fio fills a job's
+// defaults from its options table; so does gofio: every row's Default is
+// applied through the row's setter, kb_base and unit_base first (fio's
+// order within a section), so the defaults --cmdhelp shows are the ones
+// jobs get. TestDefaultsFromRows keeps the two equal.
 func defaults() *Job {
-	return &Job{
-		RW:                      RWRead,
-		RWMixRead:               50,
-		BS:                      [3]uint64{4096, 4096, 4096},
-		Loops:                   1,
-		FilenameFormat:          "$jobname.$jobnum.$filenum",
-		NRFiles:                 1,
-		IOEngine:                "psync",
-		IODepth:                 1,
-		IODepthBatchSubmit:      1,
-		IODepthBatchCompleteMin: 1,
-		NumJobs:                 1,
-		RandRepeat:              true,
-		RandSeed:                0x89,
-		Invalidate:              true,
-		ClatPercentiles:         true,
-		PercentileList:          append([]float64(nil), defaultPercentiles...),
-		PercentilePrecision:     2,
-		Stats:                   true,
-		BWAvgTime:               500,
-		IOPSAvgTime:             500,
-		KBBase:                  1024,
-		SignificantFigures:      4,
-		EngineOptions:           defaultIOEngineOptions(),
-		IOOptions:               defaultIOOptions(),
-		Limits:                  defaultLimits(),
-		Steady:                  defaultSteadyOptions(),
-		Verify:                  VerifyOptions{Do: true, Trim: VerifyTrim{Zero: true}},
-		LogOptions:              defaultLogOptions(),
-		ReplayOptions:           defaultReplayOptions(),
+	// Not options: the engine's private options start at their own
+	// defaults (engineval.go), and
+	// KBBase is needed to read the defaults themselves (kb_base's own
+	// default, applied first, sets it again).
+	j := &Job{KBBase: 1024, EngineOptions: defaultIOEngineOptions()}
+	for _, pass := range []int{1, 0, -1} {
+		for i := range options {
+			o := &options[i]
+			if priority(o.Name) != pass || !hasRowDefault(o) {
+				continue
+			}
+			if err := o.Set(j, o.Default); err != nil {
+				panic(fmt.Sprintf("jobspec: default %s=%s: %v", o.Name, o.Default, err))
+			}
+		}
 	}
+	// A default is not an option given: these record that the user
+	// typed randseed (which turns randrepeat off), bwavgtime and
+	// iopsavgtime (which set the log averaging) and verify.
+	j.RandSeedSet, j.BWAvgTimeSet, j.IOPSAvgTimeSet, j.Verify.typeSet = false, false, false, false
+	return j
 }
 
-var defaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+// hasRowDefault reports whether o's default is applied to new jobs: the
+// row has a default and a setter.
+func hasRowDefault(o *Option) bool {
+	return o.Set != nil && (o.Default != "" || o.EmptyDefault) && o.Engine == "" && o.Profile == "" &&
+		o.Kind != KindDeprecated && o.Kind != KindSoftDeprecated
+}
 
 // clone returns a deep copy of j.
 func (j *Job) clone() *Job {

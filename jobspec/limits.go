@@ -2,7 +2,6 @@ package jobspec
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -20,8 +19,6 @@ type Limits struct {
 	LatencyPercentile float64 // latency_percentile, percent (default 100)
 	LatencyRun        bool    // latency_run: keep adjusting
 }
-
-func defaultLimits() Limits { return Limits{LatencyPercentile: 100} }
 
 // setPerDirTime returns a setter for a per-direction time option stored
 // in µs (max_latency): "a,b,c" as for blocksize, a single value for all.
@@ -52,19 +49,6 @@ func setPerDirTime(field func(*Job) *[3]uint64) func(*Job, string) error {
 		}
 		return nil
 	}
-}
-
-// setLatencyPercentile reads latency_percentile, 0…100.
-func setLatencyPercentile(j *Job, value string) error {
-	v, err := strconv.ParseFloat(pieces(value, true)[0].Text, 64)
-	if err != nil {
-		return errNoNumber
-	}
-	if v < 0 || v > 100 {
-		return fmt.Errorf("value out of range: %g (min=0, max=100)", v)
-	}
-	j.LatencyPercentile = v
-	return nil
 }
 
 // rateMinProblems returns fio's lines for each direction whose minimum

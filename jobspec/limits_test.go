@@ -8,7 +8,7 @@ import (
 // TestLimitsSetters checks what rate_min, rate_iops_min, max_latency and
 // the latency target options store.
 func TestLimitsSetters(t *testing.T) {
-	def := defaultLimits()
+	def := defaults().Limits
 	with := func(f func(*Limits)) Limits {
 		l := def
 		f(&l)

@@ -35,10 +35,6 @@ type LogOptions struct {
 	LogStoreCompressed bool
 }
 
-func defaultLogOptions() LogOptions {
-	return LogOptions{PerJobLogs: true, LogEntries: 1024}
-}
-
 // setLog returns the setter of a write_*_log option: the option switches
 // the log on and its value, if any, is the file name prefix.
 func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
@@ -49,30 +45,19 @@ func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
 	}
 }
 
-// setAvgTime returns the setter of bwavgtime or iopsavgtime, which also
-// notes that the interval was given (it then caps log_avg_msec).
-func setAvgTime(name string, field func(*Job) (*int, *bool)) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, set := field(j)
-		if err := setInt(name, func(*Job) *int { return v })(j, value); err != nil {
-			return err
-		}
-		*set = true
-		return nil
-	}
-}
+// avgTimeStore is the typed setter of bwavgtime or iopsavgtime, which
+// also notes that the interval was given (it then caps log_avg_msec).
+type avgTimeStore func(*Job) (*int, *bool)
 
-// setClockID sets log_alternate_epoch_clock_id. fio passes the id to
-// clock_gettime and logs garbage times when the call fails; gofio takes
-// Linux's clock ids (0 to 11) and refuses others.
-func setClockID(j *Job, value string) error {
-	var id int
-	if err := setInt("log_alternate_epoch_clock_id", func(*Job) *int { return &id })(j, value); err != nil {
+func (f avgTimeStore) store(o *Option, j *Job, value string, p parsed) error {
+	v, ok, err := firstInt(o, value, p)
+	if err != nil {
 		return err
 	}
-	if id > 11 {
-		return &UnsupportedError{Option: "log_alternate_epoch_clock_id", Value: value}
+	n, given := f(j)
+	if ok {
+		*n = v
 	}
-	j.LogAlternateEpochClockID = id
+	*given = true
 	return nil
 }

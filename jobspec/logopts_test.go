@@ -23,7 +23,7 @@ func TestLogOptions(t *testing.T) {
 			LogOptions{PerJobLogs: true, LogEntries: 1024, LogUnixEpoch: true, LogAlternateEpochClockID: 1}, ""},
 		{"[a]\nwrite_hist_log=h\nlog_hist_msec=100\nlog_hist_coarseness=3\n",
 			LogOptions{PerJobLogs: true, LogEntries: 1024, WriteHistLog: true, HistLogPrefix: "h", LogHistMsec: 100, LogHistCoarseness: 3}, ""},
-		{"[a]\nlog_alternate_epoch_clock_id=99\n", defaultLogOptions(), "gofio: log_alternate_epoch_clock_id=99 is not supported yet"},
+		{"[a]\nlog_alternate_epoch_clock_id=99\n", defaults().LogOptions, "gofio: log_alternate_epoch_clock_id=99 is not supported yet"},
 		{"[a]\nlog_compression=10K\nlog_store_compressed=1\n",
 			LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 10240, LogStoreCompressed: true}, ""},
 		{"[a]\nlog_store_compressed=1\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogStoreCompressed: true}, ""},

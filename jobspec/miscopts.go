@@ -42,7 +42,8 @@ type MiscOptions struct {
 	Opendir string
 	// SerializeOverlap is serialize_overlap.
 	SerializeOverlap bool
-	// HugepageSize is hugepage-size; 0 means fio's default, 2 MiB.
+	// HugepageSize is hugepage-size (its row's default, 2 MiB, unless
+	// set); an explicit 0 means 2 MiB too (HugePage).
 	HugepageSize uint64
 	// GtodCPU is gtod_cpu plus one; 0 when unset. The run then keeps a
 	// thread pinned to that CPU reading the clock, as fio 3.33 does (it
@@ -140,27 +141,22 @@ func ignoreErrnoByName(name string) (syscall.Errno, bool) {
 	return e, true
 }
 
+// clockSources are clocksource's values, one per word of its row.
+var clockSources = choiceValues("clocksource", ClockGettimeofday, ClockGettime, ClockCPU)
+
 // setClockSource reads clocksource. gofio times everything with
 // clock_gettime(CLOCK_MONOTONIC) through the vDSO; clocksource=cpu is
 // honoured where the kernel's clock source is the CPU's time stamp
 // counter (the vDSO then reads it, as fio's cpu clock does), and
-// gettimeofday, a microsecond wall clock, is refused.
-func setClockSource(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "gettimeofday"):
-		return &UnsupportedError{Option: "clocksource", Value: value,
-			Reason: "gofio times I/O with clock_gettime(CLOCK_MONOTONIC), not the microsecond wall clock; use clocksource=clock_gettime"}
-	case matchChoice(value, "clock_gettime"):
-		j.Misc.Clock = ClockGettime
-	case matchChoice(value, "cpu"):
+// gettimeofday, a microsecond wall clock, is Unhonoured in its row.
+func setClockSource(j *Job, i int, _ string, value string) error {
+	if c := clockSources[i]; c == ClockCPU {
 		if src := kernelClockSource(); src != "tsc" {
 			return &UnsupportedError{Option: "clocksource", Value: value,
 				Reason: fmt.Sprintf("the kernel clock source is %q, not tsc, so gofio's clock does not read the CPU's counter; use clocksource=clock_gettime", src)}
 		}
-		j.Misc.Clock = ClockCPU
-	default:
-		return errChoice
 	}
+	j.Misc.Clock = clockSources[i]
 	return nil
 }
 
@@ -174,28 +170,7 @@ func kernelClockSource() string {
 	return strings.TrimSpace(string(b))
 }
 
-func setLockFile(j *Job, value string) error {
-	for i, w := range []string{"none", "exclusive", "readwrite"} {
-		if matchChoice(value, w) {
-			j.Misc.LockFile = LockMode(i)
-			return nil
-		}
-	}
-	return errChoice
-}
-
-// setIOSubmitMode reads io_submit_mode: inline is what gofio does;
-// offload (a pool of submitting threads) is refused.
-func setIOSubmitMode(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "inline"):
-		return nil
-	case matchChoice(value, "offload"):
-		return &UnsupportedError{Option: "io_submit_mode", Value: value,
-			Reason: "gofio jobs submit and reap their own I/O; use io_submit_mode=inline"}
-	}
-	return errChoice
-}
+var storeLockFile = storeChoice(func(j *Job) *LockMode { return &j.Misc.LockFile }, LockNone, LockExclusive, LockReadWrite)
 
 func setOpendir(j *Job, value string) error {
 	j.Misc.Opendir = value
@@ -216,20 +191,15 @@ func setGtodCPU(j *Job, value string) error {
 	if err != nil {
 		return err
 	}
-	if v < 0 {
-		// fio's minimum of 0 is none; gofio takes CPU numbers only.
-		return &UnsupportedError{Option: "gtod_cpu", Value: value}
+	if err := honour(row("gtod_cpu"), value, v); err != nil {
+		return err
 	}
 	j.Misc.GtodCPU = int(v) + 1
 	return nil
 }
 
-// setAtomic reads atomic, which implies direct=1.
-func setAtomic(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+// setAtomic stores atomic, which implies direct=1.
+func setAtomic(j *Job, v bool, _ string) error {
 	j.Misc.Atomic = v
 	if v {
 		j.Direct = true
@@ -261,11 +231,7 @@ func OpendirFiles(dir string) ([]string, error) {
 // 3.33's "block lifetime percentiles" report is not reproducible (it
 // prints uninitialized counts, and aborts on an assertion once a job
 // trims).
-func setBlockErrorPercentiles(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+func setBlockErrorPercentiles(j *Job, v bool, value string) error {
 	if v {
 		return &UnsupportedError{Option: "block_error_percentiles", Value: value,
 			Reason: "gofio keeps no block lifetimes"}

@@ -45,6 +45,9 @@ func TestMiscOptions(t *testing.T) {
 			t.Fatalf("%q: %v", tt.file, err)
 		}
 		j := p.Jobs[0]
+		if tt.want.HugepageSize == 0 {
+			tt.want.HugepageSize = DefaultHugepageSize // the row's default
+		}
 		if !reflect.DeepEqual(j.Misc, tt.want) {
 			t.Errorf("%q:\ngot  %+v\nwant %+v", tt.file, j.Misc, tt.want)
 		}

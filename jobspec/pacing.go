@@ -62,70 +62,58 @@ type Pacing struct {
 	RateIgnoreThinktime bool
 }
 
-func defaultPacing() Pacing { return Pacing{ThinkTimeBlocks: 1, RateCycle: 1000} }
-
 // clone deep-copies the zones.
 func (d Distribution) clone() Distribution {
 	d.Zones = append([]Zone(nil), d.Zones...)
 	return d
 }
 
+// distKinds are random_distribution's kinds, one per word of its row.
+var distKinds = choiceValues("random_distribution", DistRandom, DistZipf, DistPareto, DistNormal, DistZoned, DistZonedAbs)
+
 // setRandomDistribution stores random_distribution; the reader has checked
 // the value with fio's messages. A zoned value may hold up to three
 // ','-separated lists (read, write, trim) filled like bssplit's.
-func setRandomDistribution(j *Job, value string) error {
-	words := []struct {
-		w string
-		k DistKind
-	}{{"random", DistRandom}, {"zipf", DistZipf}, {"pareto", DistPareto}, {"normal", DistNormal}, {"zoned_abs", DistZonedAbs}, {"zoned", DistZoned}}
-	for _, c := range words {
-		if !strings.HasPrefix(value, c.w) {
-			continue
+func setRandomDistribution(j *Job, i int, word, value string) error {
+	k := distKinds[i]
+	rest := strings.TrimPrefix(value[len(word):], ":")
+	var ds [3]Distribution
+	switch k {
+	case DistZoned, DistZonedAbs:
+		lists := strings.Split(rest, ",")
+		if len(lists) > 3 {
+			lists = lists[:3]
 		}
-		rest := value[len(c.w):]
-		if rest != "" && rest[0] != ':' && rest[0] != ',' {
-			continue
+		for d := range 3 {
+			i := min(d, len(lists)-1)
+			ds[d] = Distribution{Kind: k, Zones: parseZones(lists[i], k == DistZonedAbs, j.KBBase)}
 		}
-		rest = strings.TrimPrefix(rest, ":")
-		var ds [3]Distribution
-		switch c.k {
-		case DistZoned, DistZonedAbs:
-			lists := strings.Split(rest, ",")
-			if len(lists) > 3 {
-				lists = lists[:3]
+	default:
+		dist := Distribution{Kind: k}
+		switch k {
+		case DistZipf:
+			dist.Param = 1.1
+		case DistPareto:
+			dist.Param = 0.2
+		case DistNormal:
+			dist.Center = 0.5
+		}
+		params, _, _ := strings.Cut(rest, ",")
+		if params != "" {
+			p, cen, hasCen := strings.Cut(params, ":")
+			if f, n := cStrtod(p); n > 0 {
+				dist.Param = f
 			}
-			for d := range 3 {
-				i := min(d, len(lists)-1)
-				ds[d] = Distribution{Kind: c.k, Zones: parseZones(lists[i], c.k == DistZonedAbs, j.KBBase)}
-			}
-		default:
-			dist := Distribution{Kind: c.k}
-			switch c.k {
-			case DistZipf:
-				dist.Param = 1.1
-			case DistPareto:
-				dist.Param = 0.2
-			case DistNormal:
-				dist.Center = 0.5
-			}
-			params, _, _ := strings.Cut(rest, ",")
-			if params != "" {
-				p, cen, hasCen := strings.Cut(params, ":")
-				if f, n := cStrtod(p); n > 0 {
-					dist.Param = f
-				}
-				if hasCen {
-					if f, n := cStrtod(cen); n > 0 {
-						dist.Center, dist.HasCenter = f, true
-					}
+			if hasCen {
+				if f, n := cStrtod(cen); n > 0 {
+					dist.Center, dist.HasCenter = f, true
 				}
 			}
-			ds = [3]Distribution{dist, dist.clone(), dist.clone()}
 		}
-		j.RandomDist = ds
-		return nil
+		ds = [3]Distribution{dist, dist.clone(), dist.clone()}
 	}
-	return errChoice
+	j.RandomDist = ds
+	return nil
 }
 
 // parseZones reads "ACC/SIZE:ACC/SIZE..." entries; entries without a size
@@ -166,26 +154,6 @@ func parseZones(list string, abs bool, kbBase int) []Zone {
 	return zs
 }
 
-func setThinkTimeBlocksType(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "complete"):
-		j.ThinkTimeIssue = false
-	case matchChoice(value, "issue"):
-		j.ThinkTimeIssue = true
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeThinkTimeBlocksType = storeChoice(func(j *Job) *bool { return &j.ThinkTimeIssue }, false, true)
 
-func setRateProcess(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "linear"):
-		j.RatePoisson = false
-	case matchChoice(value, "poisson"):
-		j.RatePoisson = true
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeRateProcess = storeChoice(func(j *Job) *bool { return &j.RatePoisson }, false, true)

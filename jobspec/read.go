@@ -29,6 +29,30 @@ type reader struct {
 	// readOnly is fio's --readonly: rw values that write or trim fail.
 	readOnly bool
 	notes    []note
+	// got is the value as read, for the row's typed setter (store).
+	got parsed
+}
+
+// parsed is a value as the reader read it: what a row's typed setter
+// stores, so a value is parsed once.
+type parsed struct {
+	// choice is the index in the row's Choices of the word a choice
+	// value selected.
+	choice int
+	// first is the first piece of a numeric value, the one fio's
+	// integer options store; firstOK is false where fio refused it.
+	first   num
+	firstOK bool
+	// floats are the pieces of a float list fio took, in order.
+	floats []floatPiece
+}
+
+// floatPiece is one piece of a float list as read: its place in the
+// list, its value and the text C's strtod read for it.
+type floatPiece struct {
+	i    int
+	v    float64
+	text string
 }
 
 func (r *reader) errf(format string, args ...any) {
@@ -49,6 +73,7 @@ func (r *reader) kbBase() int {
 // read reports whether fio accepts value for o; has is false for a line
 // without '='.
 func (r *reader) read(o *Option, value string, has bool) bool {
+	r.got = parsed{}
 	h := handlers[o.Name]
 	if o.Engine != "" {
 		h = nil // engine options have their own handlers in fio
@@ -82,11 +107,13 @@ func (r *reader) read(o *Option, value string, has bool) bool {
 			return false
 		}
 	case KindChoice:
-		c, ok := r.choice(o, value)
+		i, ok := r.choice(o, value)
 		if !ok {
 			r.validValues(o)
 			return false
 		}
+		c := o.Choices[i]
+		r.got.choice = i
 		if h != nil && h.choice != nil {
 			return h.choice(r, o, value, c)
 		}
@@ -115,14 +142,14 @@ func (r *reader) read(o *Option, value string, has bool) bool {
 	return true
 }
 
-// choice finds the word value selects.
-func (r *reader) choice(o *Option, value string) (Choice, bool) {
-	for _, c := range o.Choices {
+// choice finds the index of the word value selects.
+func (r *reader) choice(o *Option, value string) (int, bool) {
+	for i, c := range o.Choices {
 		if matchChoice(value, c.Word) {
-			return c, true
+			return i, true
 		}
 	}
-	return Choice{}, false
+	return 0, false
 }
 
 // validValues prints fio's list of an option's words (on stdout), ended
@@ -186,6 +213,9 @@ func (r *reader) numbers(o *Option, value string, h *handler) bool {
 		if good {
 			ok = true
 		}
+		if i == 0 {
+			r.got.first, r.got.firstOK = v, good
+		}
 	}
 	return ok
 }
@@ -247,6 +277,22 @@ func (r *reader) number(o *Option, text string) (num, bool) {
 	return v, r.inRange(o, v)
 }
 
+// admits reports whether fio takes the plain number v for o (inRange
+// without its messages), for setters that read pieces themselves.
+func (o *Option) admits(v int64) bool {
+	switch o.Kind {
+	case KindFlag:
+		return true
+	case KindBool:
+		return int64(int32(v)) <= 1
+	case KindInt:
+		t := int64(int32(v))
+		return (o.lim.max == 0 || t <= o.lim.max) && (o.lim.min == 0 || t >= o.lim.min)
+	}
+	u := uint64(v)
+	return (o.lim.max == 0 || u <= uint64(o.lim.max)) && (o.lim.min == 0 || u >= uint64(o.lim.min))
+}
+
 // inRange checks a number against the option's limits as fio does: 32-bit
 // options compare the value truncated to 32 bits (so iodepth=5000000000
 // passes), others compare unsigned; a limit of 0 is no limit; booleans
@@ -297,8 +343,9 @@ func (r *reader) floats(o *Option, value string) bool {
 	rest := value
 	for i := 0; ; i++ {
 		sep := strings.IndexByte(rest, ':')
-		if r.float(o, i, rest) {
+		if f, n, good := r.float(o, i, rest); good {
 			ok = true
+			r.got.floats = append(r.got.floats, floatPiece{i, f, rest[:n]})
 		}
 		if sep < 0 {
 			return ok
@@ -307,25 +354,27 @@ func (r *reader) floats(o *Option, value string) bool {
 	}
 }
 
-func (r *reader) float(o *Option, i int, text string) bool {
+// float reads piece i of a float list: the value, the bytes read and
+// whether fio takes it.
+func (r *reader) float(o *Option, i int, text string) (float64, int, bool) {
 	if i >= o.MaxLen {
 		r.errf("the list exceeding max length %d", o.MaxLen)
-		return false
+		return 0, 0, false
 	}
 	f, n := cStrtod(text)
 	if n == 0 {
 		r.errf("not a floating point value: %s", text)
-		return false
+		return 0, 0, false
 	}
 	if o.lim.hasMF && f > o.lim.maxF {
 		r.errf("value out of range: %s (range max: %s)", cFloat(f), cFloat(o.lim.maxF))
-		return false
+		return 0, 0, false
 	}
 	if o.lim.hasMinF && f < o.lim.minF {
 		r.errf("value out of range: %s (range min: %s)", cFloat(f), cFloat(o.lim.minF))
-		return false
+		return 0, 0, false
 	}
-	return true
+	return f, n, true
 }
 
 // ranges reads bsrange: ','-separated "lo-hi" (or "lo:hi") pieces.

@@ -55,11 +55,6 @@ const (
 	SkipSync
 )
 
-// defaultReplayOptions are fio 3.33's defaults.
-func defaultReplayOptions() ReplayOptions {
-	return ReplayOptions{ReplayScale: 1, ReplayTimeScale: 100}
-}
-
 // IologFor returns the trace clone jobnum replays: the traces are handed
 // to the clones in turn. It returns "" without read_iolog.
 func (r *ReplayOptions) IologFor(jobnum int) string {

@@ -161,17 +161,7 @@ func setCPUMask(j *Job, value string) error {
 	return nil
 }
 
-func setCPUsAllowedPolicy(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "shared"):
-		j.CPUsSplit = false
-	case matchChoice(value, "split"):
-		j.CPUsSplit = true
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeCPUsAllowedPolicy = storeChoice(func(j *Job) *bool { return &j.CPUsSplit }, false, true)
 
 // setIntFlag returns a setter like setInt that also records that the
 // option was given (prio and prioclass change the I/O priority only
@@ -198,16 +188,7 @@ var (
 	setPrioClass = setIntFlag("prioclass", func(j *Job) (*int, *bool) { return &j.PrioClass, &j.PrioClassSet })
 )
 
-// writeHints are write_hint's words, in the order of Linux's
-// RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5).
-var writeHints = [...]string{"none", "short", "medium", "long", "extreme"}
-
-func setWriteHint(j *Job, value string) error {
-	for i, w := range writeHints {
-		if matchChoice(value, w) {
-			j.WriteHint = i + 1
-			return nil
-		}
-	}
-	return errChoice
-}
+// storeWriteHint stores write_hint as Linux numbers the write life times:
+// RWH_WRITE_LIFE_NONE (1) to RWH_WRITE_LIFE_EXTREME (5), in the order of
+// the row's words.
+var storeWriteHint = storeChoice(func(j *Job) *int { return &j.WriteHint }, 1, 2, 3, 4, 5)

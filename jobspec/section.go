@@ -234,7 +234,13 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 		}
 		return true
 	}
-	if err := def.Set(j, o.Value); err != nil {
+	var err error
+	if def.store != nil {
+		err = def.store.store(def, j, o.Value, r.got) // the value as read: parsed once
+	} else {
+		err = def.Set(j, o.Value)
+	}
+	if err != nil {
 		// fio accepted the value (read decided that, with fio's
 		// messages); a setter that cannot store it marks a value gofio
 		// cannot honour yet, which is an error when the job runs.

@@ -2,7 +2,6 @@ package jobspec
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -41,26 +40,49 @@ func rowLimits(name string) limits {
 	panic("jobspec: no option row " + name)
 }
 
-// setInt returns the setter of the int option name, whose bounds are its
-// row's. fio stores the first piece only, and only if it is in range
+// intStore is the typed setter of an int row that stores in a field.
+type intStore func(*Job) *int
+
+// storeInt returns the typed setter of an int row storing in field.
+func storeInt(field func(*Job) *int) storer { return intStore(field) }
+
+func (f intStore) store(o *Option, j *Job, value string, p parsed) error {
+	v, ok, err := firstInt(o, value, p)
+	if ok {
+		*f(j) = v
+	}
+	return err
+}
+
+// firstInt returns what an int row stores for p, and whether it stores
+// anything. fio stores the first piece only, and only if it is in range
 // ("iodepth=-1" is accepted because its second piece "1" reads fine, but
 // leaves iodepth as it was). fio's fields are unsigned where the row's
-// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295.
-func setInt(name string, field func(*Job) *int) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := intPiece(name, value, j.KBBase)
-		if err != nil {
-			if anyPiece(value, j.KBBase) {
-				return nil
-			}
-			return err
-		}
-		if rowLimits(name).min >= 0 {
-			v = int64(uint32(v))
-		}
-		*field(j) = int(v)
+// minimum is not negative: numjobs=-1 or loops=-1 store 4294967295. A
+// value past the row's gofio-only limit is an error.
+func firstInt(o *Option, value string, p parsed) (int, bool, error) {
+	if !p.firstOK {
+		return 0, false, nil
+	}
+	v := int64(int32(p.first.N))
+	if o.lim.min >= 0 {
+		v = int64(uint32(v))
+	}
+	if err := honour(o, value, v); err != nil {
+		return 0, false, err
+	}
+	return int(v), true, nil
+}
+
+// honour checks v, read from value, against the gofio-only limit of the
+// row o, if it has one.
+func honour(o *Option, value string, v int64) error {
+	b := o.Honoured
+	if b == nil || (v >= b.Min && v <= b.Max) {
 		return nil
 	}
+	return &UnsupportedError{Option: o.Name, Value: value,
+		Reason: fmt.Sprintf("gofio takes %d to %d: %s", b.Min, b.Max, b.Why)}
 }
 
 // anyPiece reports whether some piece of a multi-value option reads as a
@@ -81,30 +103,38 @@ func firstNumber(value string, kbBase int) (int64, bool) {
 	return int64(int32(v)), ok
 }
 
-// setBool returns a setter for a bool option (0 or 1; fio stores the
-// first piece).
-func setBool(field func(*Job) *bool) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := parseBool(value)
-		if err != nil {
-			return err
-		}
-		*field(j) = v
-		return nil
+// boolStore is the typed setter of a bool row (0 or 1) storing in a
+// field. fio stores the first piece, if it is in range: lat_percentiles=2,1
+// is accepted (the 1 reads) and leaves lat_percentiles as it was.
+type boolStore func(*Job) *bool
+
+func (f boolStore) store(o *Option, j *Job, value string, p parsed) error {
+	if p.firstOK {
+		*f(j) = p.first.N != 0
 	}
+	return nil
 }
 
-// setNotBool is setBool for an option that stores the opposite switch
+// notBoolStore is boolStore for a row that stores the opposite switch
 // (buffered=0 is direct=1).
-func setNotBool(field func(*Job) *bool) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		v, err := parseBool(value)
-		if err != nil {
-			return err
-		}
-		*field(j) = !v
+type notBoolStore func(*Job) *bool
+
+func (f notBoolStore) store(o *Option, j *Job, value string, p parsed) error {
+	if p.firstOK {
+		*f(j) = p.first.N == 0
+	}
+	return nil
+}
+
+// boolFunc is the typed setter of a bool row that does more than store
+// the switch; it gets the first piece, if fio takes it.
+type boolFunc func(j *Job, v bool, value string) error
+
+func (f boolFunc) store(o *Option, j *Job, value string, p parsed) error {
+	if !p.firstOK {
 		return nil
 	}
+	return f(j, p.first.N != 0, value)
 }
 
 // setFlag returns a setter for a flag option: no value means on, a number
@@ -123,24 +153,6 @@ func setFlag(field func(*Job) *bool) func(*Job, string) error {
 		return nil
 	}
 }
-
-// parseBool reads a bool option's first piece: any number, where more
-// than 1 is refused.
-func parseBool(value string) (bool, error) {
-	v, ok := firstNumber(value, 1024)
-	if !ok {
-		return false, errNoNumber
-	}
-	if v > 1 {
-		return false, &rangeError{v: v}
-	}
-	return v != 0, nil
-}
-
-// rangeError is a bool outside 0…1; Build turns it into fio's text.
-type rangeError struct{ v int64 }
-
-func (e *rangeError) Error() string { return fmt.Sprintf("max value out of range: %d (1 max)", e.v) }
 
 // setTime returns a setter for a time option stored in µs (fio stores
 // the first piece).
@@ -278,18 +290,13 @@ func splitEscaped(s string) []string {
 	return append(out, cur.String())
 }
 
-func setRW(j *Job, value string) error {
-	for i, w := range rwNames {
-		if matchChoice(value, w) {
-			j.RW = RW(i)
-			return setRWSuffix(j, value[len(w):])
-		}
-	}
-	if matchChoice(value, "readwrite") {
-		j.RW = RWReadWrite
-		return setRWSuffix(j, value[len("readwrite"):])
-	}
-	return errChoice
+// rwValues are rw's patterns, one per word of its row (readwrite is rw).
+var rwValues = choiceValues("rw", RWRead, RWWrite, RWTrim, RWRandRead, RWRandWrite, RWRandTrim,
+	RWReadWrite, RWReadWrite, RWRandRW, RWTrimWrite, RWRandTrimWrite)
+
+func setRW(j *Job, i int, word, value string) error {
+	j.RW = rwValues[i]
+	return setRWSuffix(j, value[len(word):])
 }
 
 // errChoice marks a value that is none of an option's words; Build prints
@@ -332,7 +339,7 @@ func setIOEngine(j *Job, value string) error {
 // (empty, say) leaves its direction as it was: "bs=,8k" keeps the read
 // size, and "bs=8k," sets only the read size.
 func setBS(j *Job, value string) error {
-	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 1 || n < 0 })
+	v, set := slots(value, j.KBBase, 3, row("bs").admits)
 	if !set[0] && !set[1] && !set[2] {
 		return errNoNumber
 	}
@@ -392,9 +399,9 @@ func setSize(j *Job, value string) error {
 }
 
 // setFileSize reads filesize: a size, or low and high sizes ("lo-hi",
-// "lo:hi", "lo,hi"); values under 1 are refused by fio.
+// "lo:hi", "lo,hi"); values its row refuses (under 1) are not stored.
 func setFileSize(j *Job, value string) error {
-	v, set := slots(value, j.KBBase, 2, func(n int64) bool { return uint64(n) >= 1 })
+	v, set := slots(value, j.KBBase, 2, row("filesize").admits)
 	if !set[0] && !set[1] {
 		return errNoNumber
 	}
@@ -454,11 +461,7 @@ func setRandSeed(j *Job, value string) error {
 }
 
 // setGtodReduce turns off every per-I/O time measurement.
-func setGtodReduce(j *Job, value string) error {
-	v, err := parseBool(value)
-	if err != nil {
-		return err
-	}
+func setGtodReduce(j *Job, v bool, _ string) error {
 	j.GtodReduce = v
 	if v {
 		j.DisableLat, j.DisableClat, j.DisableSlat, j.DisableBWMeasurement = true, true, true, true
@@ -467,94 +470,47 @@ func setGtodReduce(j *Job, value string) error {
 	return nil
 }
 
-// setPercentileList reads ':'-separated floats (as C's strtod reads them)
-// in [0, 100], at most 20; the list replaces the default. It remembers the
-// most decimals typed (the label precision).
-func setPercentileList(j *Job, value string) error {
-	var list []float64
+// percentileListStore stores percentile_list: the floats fio took (C's
+// strtod, in [0, 100], at most 20) replace the default list. It remembers
+// the most decimals typed (the label precision).
+type percentileListStore struct{}
+
+func (percentileListStore) store(o *Option, j *Job, value string, p parsed) error {
+	list := make([]float64, 0, len(p.floats))
 	prec := 0
-	rest := value
-	for i := 0; ; i++ {
-		sep := strings.IndexByte(rest, ':')
-		f, n := cStrtod(rest)
-		if i < 20 && n > 0 && f >= 0 && f <= 100 {
-			list = append(list, f)
-			num := strings.TrimLeft(rest[:n], " \t\n\v\f\r")
-			if k := strings.IndexByte(num, '.'); k >= 0 {
-				prec = max(prec, len(num)-k-1)
-			}
+	for _, f := range p.floats {
+		list = append(list, f.v)
+		num := strings.TrimLeft(f.text, " \t\n\v\f\r")
+		if k := strings.IndexByte(num, '.'); k >= 0 {
+			prec = max(prec, len(num)-k-1)
 		}
-		if sep < 0 {
-			break
-		}
-		rest = rest[sep+1:]
-	}
-	if len(list) == 0 {
-		return failed("percentile_list", value)
 	}
 	j.PercentileList, j.PercentilePrecision = list, prec
 	return nil
 }
 
-func setKBBase(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "1024"):
-		j.KBBase = 1024
-	case matchChoice(value, "1000"):
-		j.KBBase = 1000
-	default:
-		return errChoice
+// floatStore is the typed setter of a one-float row (MaxLen 1) storing
+// in a field: the value, if fio took it.
+type floatStore func(*Job) *float64
+
+func (f floatStore) store(o *Option, j *Job, value string, p parsed) error {
+	if len(p.floats) > 0 && p.floats[0].i == 0 {
+		*f(j) = p.floats[0].v
 	}
 	return nil
 }
 
-func setUnitBase(j *Job, value string) error {
-	for _, w := range []string{"0", "8", "1"} {
-		if matchChoice(value, w) {
-			j.UnitBase = int(w[0] - '0')
-			return nil
-		}
-	}
-	return errChoice
-}
+var storeKBBase = storeChoice(func(j *Job) *int { return &j.KBBase }, 1024, 1000)
 
-func setUnified(j *Job, value string) error {
-	for i, w := range []string{"none", "mixed", "both"} {
-		if matchChoice(value, w) || matchChoice(value, strconv.Itoa(i)) {
-			j.UnifiedRWReporting = i
-			return nil
-		}
-	}
-	return errChoice
-}
+var storeUnitBase = storeChoice(func(j *Job) *int { return &j.UnitBase }, 0, 8, 1)
 
-func setExitWhat(j *Job, value string) error {
-	for i, w := range []string{"group", "stonewall", "all"} {
-		if matchChoice(value, w) {
-			j.ExitWhat = ExitWhat(i)
-			return nil
-		}
-	}
-	return errChoice
-}
+var storeUnified = storeChoice(func(j *Job) *int { return &j.UnifiedRWReporting }, 0, 1, 2, 0, 1, 2)
 
-func setContinueOnError(j *Job, value string) error {
-	for i, w := range []string{"none", "read", "write", "io", "verify", "all"} {
-		if matchChoice(value, w) {
-			j.ContinueOnError = ContinueOnError(i)
-			return nil
-		}
-	}
-	switch {
-	case matchChoice(value, "0"):
-		j.ContinueOnError = ContinueNone
-	case matchChoice(value, "1"):
-		j.ContinueOnError = ContinueAll
-	default:
-		return errChoice
-	}
-	return nil
-}
+var storeExitWhat = storeChoice(func(j *Job) *ExitWhat { return &j.ExitWhat }, ExitGroup, ExitStonewall, ExitEverything)
+
+// continue_on_error=0 is none, 1 is all.
+var storeContinueOnError = storeChoice(func(j *Job) *ContinueOnError { return &j.ContinueOnError },
+	ContinueNone, ContinueRead, ContinueWrite, ContinueIO, ContinueVerify, ContinueAll, ContinueNone, ContinueAll)
 
 // ParseSeconds reads a time value the way fio's own time options
 // (--eta-interval, --eta-newline, --status-interval) do: a number with an

@@ -73,6 +73,16 @@ type Option struct {
 	Help         string
 	Parent       string
 	Choices      []Choice
+	// Unhonoured are the choice words gofio knows but does not honour
+	// yet, each with the reason (a gofio-only limit): the setter stores
+	// the word's value and returns an *UnsupportedError saying why, so
+	// a job using it does not run.
+	Unhonoured map[string]string
+	// Honoured, when set, is the range of an integer option gofio
+	// honours where it is narrower than fio's Range (a gofio-only
+	// limit): the setter refuses a value fio takes outside it with an
+	// *UnsupportedError saying so, and stores nothing.
+	Honoured *Bounds
 	// Hidden options are left out of --cmdhelp=all.
 	Hidden bool
 	// Engine names the ioengine an engine-private option belongs to;
@@ -80,8 +90,13 @@ type Option struct {
 	Engine  string
 	Profile string
 	// Set applies a value to a job; nil when gofio does not honour the
-	// option yet.
+	// option yet. For a row with a typed setter (store) init makes it:
+	// the value is read with the row's kind and checks, then stored.
 	Set func(j *Job, value string) error
+	// store is the row's typed setter: it stores a value as the reader
+	// read it (so a value is parsed once), taking the bounds, choices
+	// and limits from the row.
+	store storer
 
 	lim limits
 }
@@ -92,6 +107,13 @@ type limits struct {
 	min, max       int64
 	minF, maxF     float64
 	hasMinF, hasMF bool
+}
+
+// Bounds is a range of integer values, both ends included.
+type Bounds struct {
+	Min, Max int64
+	// Why says why gofio's range is narrower than fio's.
+	Why string
 }
 
 // Valueless reports whether the option may be given without a value.
@@ -117,7 +139,14 @@ func init() {
 	for i := range profileOptions {
 		profileOptions[i].lim = parseLimits(profileOptions[i].Range)
 	}
+	for i := range options {
+		options[i].bindStore()
+	}
+	for i := range profileOptions {
+		profileOptions[i].bindStore()
+	}
 	initEngines()
+	checkChoiceArity()
 }
 
 // parseLimits reads a --cmdhelp range text ("min=1, max=-1",

@@ -20,29 +20,25 @@ type SteadyOptions struct {
 	RampTime uint64
 }
 
-// defaultSteadyOptions is fio's steadystate=iops_slope:0.01%.
-func defaultSteadyOptions() SteadyOptions {
-	return SteadyOptions{IOPS: true, Slope: true, Limit: 0.01, Pct: true}
-}
+// steadyCriteria are steadystate's criteria, one per word of its row.
+var steadyCriteria = choiceValues("steadystate", steadyCriterion{iops: true}, steadyCriterion{iops: true, slope: true},
+	steadyCriterion{}, steadyCriterion{slope: true})
+
+// steadyCriterion is what a steadystate word measures.
+type steadyCriterion struct{ iops, slope bool }
 
 // setSteadyState reads steadystate=CRITERION:LIMIT[%]. The parse-time
 // handler (checkSteadyState) has already refused the malformed values
 // with fio's messages.
-func setSteadyState(j *Job, value string) error {
-	var word string
-	for _, w := range []string{"iops", "iops_slope", "bw", "bw_slope"} {
-		if matchChoice(value, w) {
-			word = w
-			break
-		}
-	}
+func setSteadyState(j *Job, i int, word, value string) error {
 	limit, ok := postfix(value, word)
-	if word == "" || !ok {
+	if !ok {
 		return errChoice
 	}
+	c := steadyCriteria[i]
 	ss := SteadyOptions{
-		IOPS:     strings.HasPrefix(word, "iops"),
-		Slope:    strings.HasSuffix(word, "_slope"),
+		IOPS:     c.iops,
+		Slope:    c.slope,
 		Duration: j.Steady.Duration,
 		RampTime: j.Steady.RampTime,
 	}

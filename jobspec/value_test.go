@@ -258,7 +258,8 @@ func TestSetIntKeepsOutOfRangeFirstPiece(t *testing.T) {
 		t.Errorf("iodepth=-1: IODepth = %d, %v; want 8, nil", j.IODepth, err)
 	}
 	// nice=-5 stores -5 (the first piece).
-	if err := setInt("nice", func(j *Job) *int { return &j.IODepth })(j, "-5"); err != nil || j.IODepth != -5 {
-		t.Errorf("nice=-5: got %d, %v; want -5", j.IODepth, err)
+	o, _ = Lookup("nice")
+	if err := o.Set(j, "-5"); err != nil || j.Nice != -5 {
+		t.Errorf("nice=-5: got %d, %v; want -5", j.Nice, err)
 	}
 }

@@ -2,7 +2,6 @@ package jobspec
 
 import (
 	"fmt"
-	"strings"
 )
 
 // VerifyType is verify: how a job checks the data it wrote.
@@ -36,28 +35,20 @@ const (
 	VerifyPatternHdr
 )
 
-var verifyNames = []struct {
-	name string
-	t    VerifyType
-}{
-	{"0", VerifyNone}, {"md5", VerifyMD5}, {"crc64", VerifyCRC64},
-	{"crc32c-intel", VerifyCRC32C}, {"crc32c", VerifyCRC32C}, {"crc32", VerifyCRC32},
-	{"crc16", VerifyCRC16}, {"crc7", VerifyCRC7}, {"sha1", VerifySHA1},
-	{"sha256", VerifySHA256}, {"sha512", VerifySHA512},
-	{"sha3-224", VerifySHA3_224}, {"sha3-256", VerifySHA3_256},
-	{"sha3-384", VerifySHA3_384}, {"sha3-512", VerifySHA3_512},
-	{"xxhash", VerifyXXHash}, {"meta", VerifyMeta}, {"pattern", VerifyPattern},
-	{"null", VerifyNull},
-}
+// verifyTypes are verify's types, one per word of its row (crc32c-intel
+// is crc32c).
+var verifyTypes = choiceValues("verify", VerifyNone, VerifyMD5, VerifyCRC64, VerifyCRC32, VerifyCRC32C, VerifyCRC32C,
+	VerifyCRC16, VerifyCRC7, VerifySHA1, VerifySHA256, VerifySHA512, VerifySHA3_224, VerifySHA3_256, VerifySHA3_384,
+	VerifySHA3_512, VerifyXXHash, VerifyMeta, VerifyPattern, VerifyNull)
 
 // String is the verify choice's name ("crc32c").
 func (t VerifyType) String() string {
 	if t == VerifyPatternHdr {
 		return "pattern"
 	}
-	for _, n := range verifyNames[1:] {
-		if n.t == t && n.name != "crc32c-intel" {
-			return n.name
+	for i, c := range row("verify").Choices {
+		if i > 0 && verifyTypes[i] == t && c.Word != "crc32c-intel" {
+			return c.Word
 		}
 	}
 	return "0"
@@ -93,15 +84,9 @@ type VerifyOptions struct {
 	typeSet bool // verify given explicitly
 }
 
-func setVerify(j *Job, value string) error {
-	v := strings.ToLower(strings.TrimSpace(value))
-	for _, n := range verifyNames {
-		if v == n.name {
-			j.Verify.Type, j.Verify.typeSet = n.t, true
-			return nil
-		}
-	}
-	return errChoice
+func setVerify(j *Job, i int, _ string, value string) error {
+	j.Verify.Type, j.Verify.typeSet = verifyTypes[i], true
+	return nil
 }
 
 // setVerifyPattern decodes verify_pattern (buffer_pattern's syntax); like

@@ -24,7 +24,8 @@ func TestVerifySetters(t *testing.T) {
 		{[][2]string{{"verify_pattern", "0x12"}, {"verify", "md5"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "md5"}, {"verify_pattern", "0x12"}}, VerifyMD5, "\x12", ""},
 		{[][2]string{{"verify", "sha256"}}, VerifySHA256, "", ""},
-		{[][2]string{{"verify", "SHA512"}}, VerifySHA512, "", ""},
+		{[][2]string{{"verify", "sha512"}}, VerifySHA512, "", ""},
+		{[][2]string{{"verify", "SHA512"}}, 0, "", "not a valid choice"},                                          // fio matches words case-sensitively
 		{[][2]string{{"verify_pattern", "0xff%o"}}, VerifyPatternHdr, "\xff\x00\x00\x00\x00\x00\x00\x00\x00", ""}, // %o: the block's offset
 		{[][2]string{{"verify", "bogus"}}, VerifyNone, "", "not a valid choice"},
 	}
@@ -32,7 +33,8 @@ func TestVerifySetters(t *testing.T) {
 		j := defaults()
 		var err error
 		for _, o := range tt.opts {
-			set := setVerify
+			verify, _ := Lookup("verify")
+			set := verify.Set
 			if o[0] == "verify_pattern" {
 				set = setVerifyPattern
 			}

@@ -1,10 +1,5 @@
 package jobspec
 
-import (
-	"strconv"
-	"strings"
-)
-
 // ZoneMode is zonemode.
 type ZoneMode uint8
 
@@ -80,23 +75,9 @@ func zoneCount(text string) (n uint64, ok bool) {
 	return uint64(v), true
 }
 
-// setZoneMode reads zonemode; zbd needs zoned block device support gofio
-// does not have.
-func setZoneMode(j *Job, value string) error {
-	switch {
-	case matchChoice(value, "none"):
-		j.Zone.Mode = ZoneNone
-	case matchChoice(value, "strided"):
-		j.Zone.Mode = ZoneStrided
-	case matchChoice(value, "zbd"):
-		j.Zone.Mode = ZoneZBD
-		return &UnsupportedError{Option: "zonemode", Value: value,
-			Reason: "gofio has no zoned block device support; zonemode=strided works"}
-	default:
-		return errChoice
-	}
-	return nil
-}
+// storeZoneMode stores zonemode; zbd (Unhonoured in its row) needs zoned
+// block device support gofio does not have.
+var storeZoneMode = storeChoice(func(j *Job) *ZoneMode { return &j.Zone.Mode }, ZoneNone, ZoneStrided, ZoneZBD)
 
 // setZoneSkip reads zoneskip: a size, N zones ("1z"), or N% which fio
 // 3.33 turns into a step of -(N+1) bytes.
@@ -123,36 +104,6 @@ func setZoneSkip(j *Job, value string) error {
 		return errNoNumber
 	}
 	return nil
-}
-
-// setZoneFloat returns a setter for zone_reset_threshold or
-// zone_reset_frequency: a value in [0, 1].
-func setZoneFloat(field func(*Job) *float64) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		text := strings.TrimSpace(pieces(value, true)[0].Text)
-		v, err := strconv.ParseFloat(text, 64)
-		if err != nil {
-			return errNoNumber
-		}
-		if v < 0 || v > 1 {
-			return &rangeFloatError{v: v, lo: v < 0}
-		}
-		*field(j) = v
-		return nil
-	}
-}
-
-// rangeFloatError is fio's message for a float option out of [0, 1].
-type rangeFloatError struct {
-	v  float64
-	lo bool
-}
-
-func (e *rangeFloatError) Error() string {
-	if e.lo {
-		return "value out of range: " + strconv.FormatFloat(e.v, 'f', 6, 64) + " (range min: 0.000000)"
-	}
-	return "value out of range: " + strconv.FormatFloat(e.v, 'f', 6, 64) + " (range max: 1.000000)"
 }
 
 // zoneProblem returns fio's refusal of the job's zone settings, or "".
