@@ -350,3 +350,55 @@ func TestClientLogs(t *testing.T) {
 		t.Errorf("log files (-fio +gofio):\n%s", d)
 	}
 }
+
+// TestServerConcurrentRuns checks that a server runs the jobs of two
+// connections at the same time, as fio's forked server does: a short
+// run finishes while another client's long run is still going. The
+// long run lasts 60 s; the short one must end within 30 s of its start
+// (it takes about 1 s when not made to wait).
+func TestServerConcurrentRuns(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, bin := range []string{fioPath, gofio} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			port := startServer(t, bin)
+			dir := t.TempDir()
+			long := "[long]\nioengine=null\nsize=1m\ntime_based\nruntime=60\n"
+			if err := os.WriteFile(filepath.Join(dir, "long.fio"), []byte(long), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(fioPath, "--client=127.0.0.1,"+strconv.Itoa(port), "long.fio")
+			cmd.Dir = dir
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cmd.Process.Signal(syscall.SIGINT) // fio's client sends QUIT
+				cmd.Wait()
+			}()
+			// The long run has started once the server says so.
+			buf := make([]byte, 4096)
+			var seen strings.Builder
+			for !strings.Contains(seen.String(), "Starting 1 process") {
+				n, err := out.Read(buf)
+				if err != nil {
+					t.Fatalf("long run: %v\n%s", err, seen.String())
+				}
+				seen.Write(buf[:n])
+			}
+			go io.Copy(io.Discard, out)
+			start := time.Now()
+			r := runClient(t, fioPath, port, "[short]\nioengine=null\nsize=1m\ntime_based\nruntime=1\n")
+			if el := time.Since(start); el > 30*time.Second {
+				t.Errorf("the short run took %v: it waited for the other connection's run", el)
+			}
+			if !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no report:\n%s%s", r.stdout, r.stderr)
+			}
+		})
+	}
+}

@@ -67,8 +67,8 @@ const (
 )
 
 // Server accepts client connections and runs each one's jobs with a
-// Backend of its own. Runs of different connections take turns: gofio
-// runs its jobs inside one process.
+// Backend of its own. Runs of different connections go on at the same
+// time, as under fio's server, which forks a process per connection.
 //
 // fio reads whole messages of up to 2 GiB; a gofio server bounds the
 // bytes of the messages it buffers, per connection and in all (a client
@@ -85,7 +85,6 @@ type Server struct {
 	// connection and over all connections (0: the defaults).
 	MaxConnBytes, MaxTotalBytes int64
 
-	runMu    sync.Mutex
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	sessions map[*session]bool
@@ -541,14 +540,12 @@ func (s *session) startRun(info, errs io.Writer) {
 			}
 			s.runMu.Unlock()
 		}()
-		s.srv.runMu.Lock()
 		s.srv.mu.Lock()
 		if s.srv.stopping {
 			s.closeStop()
 		}
 		s.srv.mu.Unlock()
 		rep, status := s.be.Run(stop, func() { s.send(OpServerStart, 0, nil) }, info, errs)
-		s.srv.runMu.Unlock()
 		if rep != nil {
 			s.sendReport(rep, info)
 		}
