@@ -402,3 +402,152 @@ func TestServerConcurrentRuns(t *testing.T) {
 		})
 	}
 }
+
+// reportOrder lists the report lines of a client's normal output in
+// order: "job" for a job block, "group" for a "Run status group" line.
+func reportOrder(out string) []string {
+	var order []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(l, ": (groupid="):
+			order = append(order, "job")
+		case strings.HasPrefix(l, "Run status group"):
+			order = append(order, "group")
+		}
+	}
+	return order
+}
+
+// TestClientServerStatusInterval runs a 3 s job with a forwarded
+// --status-interval=1 in both roles (fio's client on a gofio server,
+// gofio's client on a fio server) and on fio alone: the client prints
+// every report the server sends, each job block followed by its group
+// line, in order (fio: 3 periodic reports and the final one; the test
+// wants at least 3, the periodic ones being timed).
+func TestClientServerStatusInterval(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	job := "[si]\nioengine=null\nsize=1m\ntime_based\nruntime=3\nrw=read\n"
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClient(t, c.client, c.port, job, "--status-interval=1")
+			order := reportOrder(r.stdout)
+			if len(order) < 6 || len(order)%2 != 0 {
+				t.Fatalf("reports %v: want 3 or more job blocks, each with its group line\n%s", order, r.stdout)
+			}
+			for i, o := range order {
+				if want := []string{"job", "group"}[i%2]; o != want {
+					t.Fatalf("reports %v: want job and group lines in turn\n%s", order, r.stdout)
+				}
+			}
+			// Each report ends with the server's blank line (TEXT "\n").
+			if n := strings.Count(r.stdout, "<"+hostName(t)+"> \n"); n < 3 {
+				t.Errorf("%d blank report-end lines from the server, want 3 or more\n%s", n, r.stdout)
+			}
+		})
+	}
+}
+
+// hostName is the name servers on this machine give in PROBE replies.
+func hostName(t *testing.T) string {
+	h, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// clientStatusLine is a status line of fio's client, summed from the
+// servers' ETA replies: no units on the rates (fio's client sums into a
+// status with kb_base and unit_base 0), "\r" at the end.
+var clientStatusLine = regexp.MustCompile(`Jobs: 1 \(f=1\): \[R\(1\)\]\[(-\.-|[0-9]+\.[0-9])%\]\[r=[0-9.]+[kMGTP]?\]\[r=[0-9.]+[kMGTP]? IOPS\]\[eta [0-9]{2}m:[0-9]{2}s\] *\r`)
+
+// TestClientStatusLine checks the status line fio's client prints from
+// its servers' ETA replies (in normal output, also when stdout is not a
+// terminal), in both roles.
+func TestClientStatusLine(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	job := "[st]\nioengine=null\nsize=1m\ntime_based\nruntime=4\nrw=read\n"
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClient(t, c.client, c.port, job)
+			if !clientStatusLine.MatchString(r.stdout) {
+				t.Errorf("no status line like %v in:\n%q", clientStatusLine, r.stdout)
+			}
+			r = runClient(t, c.client, c.port, job, "--eta=never")
+			if strings.Contains(r.stdout, "Jobs:") {
+				t.Errorf("--eta=never: status line in:\n%q", r.stdout)
+			}
+		})
+	}
+}
+
+// TestServerLogs runs jobs with I/O logs on a gofio server and on a fio
+// server through fio's client: the server sends the logs (IOLOG) and the
+// client writes the same files (NAME.HOST) with the same columns.
+// Histogram logs are checked with gofio's client (fio 3.33's own client
+// crashes writing them): the file has fio's 3 + 1856 columns
+// (log_hist_coarseness=0) or 3 + 1856/4 (coarseness 2).
+func TestServerLogs(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	job := "[lg]\nioengine=null\nrw=randrw\nbs=4k\nsize=1g\ntime_based\nruntime=600ms\nlog_avg_msec=100\nwrite_bw_log=bwl\nwrite_iops_log\nwrite_lat_log=latl\nlog_offset=1\n"
+	shape := func(r result) []string {
+		ents, err := os.ReadDir(r.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			if e.Name() == "job.fio" {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(r.dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols := map[int]bool{}
+			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if l != "" {
+					cols[len(strings.Split(l, ", "))] = true
+				}
+			}
+			out = append(out, fmt.Sprintf("%s columns=%v", e.Name(), cols))
+		}
+		return out
+	}
+	want := shape(runClient(t, fioPath, fioPort, job))
+	if d := cmp.Diff(want, shape(runClient(t, fioPath, gofioPort, job))); d != "" {
+		t.Errorf("log files, fio's client (-fio server +gofio server):\n%s", d)
+	}
+	if d := cmp.Diff(want, shape(runClient(t, gofio, gofioPort, job))); d != "" {
+		t.Errorf("log files, gofio's client (-fio server +gofio server):\n%s", d)
+	}
+	for _, coarse := range []int{0, 2} {
+		hist := fmt.Sprintf("[h]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=700ms\nwrite_hist_log=h\nlog_hist_msec=200\nlog_hist_coarseness=%d\n", coarse)
+		cols := map[int]bool{3 + 1856>>coarse: true}
+		for _, port := range []int{fioPort, gofioPort} {
+			got := shape(runClient(t, gofio, port, hist))
+			if want := []string{fmt.Sprintf("h_clat_hist.1.log.127.0.0.1 columns=%v", cols)}; !cmp.Equal(want, got) {
+				t.Errorf("histogram log, gofio's client, server port %d: %v, want %v", port, got, want)
+			}
+		}
+	}
+}

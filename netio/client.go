@@ -51,6 +51,10 @@ func (c *Client) Start(args, jobs, loadFiles []string) error {
 	return nil
 }
 
+// SendETA asks the server for its status (SEND_ETA); the ETA reply
+// carries tag.
+func (c *Client) SendETA(tag uint64) error { return WriteMsg(c.conn, Msg{Op: OpSendETA, Tag: tag}) }
+
 // Quit asks the server to stop its jobs (the client was interrupted).
 func (c *Client) Quit() error { return WriteMsg(c.conn, Msg{Op: OpQuit}) }
 
