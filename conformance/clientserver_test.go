@@ -540,6 +540,20 @@ func TestServerLogs(t *testing.T) {
 	if d := cmp.Diff(want, shape(runClient(t, gofio, gofioPort, job))); d != "" {
 		t.Errorf("log files, gofio's client (-fio server +gofio server):\n%s", d)
 	}
+	// log_store_compressed: the stored log's bytes, named NAME.fz.HOST.
+	stored := "[lc]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=300ms\nlog_avg_msec=50\nwrite_bw_log=bwl\nlog_compression=4k\nlog_store_compressed=1\n"
+	names := func(r result) []string {
+		ents, _ := os.ReadDir(r.dir)
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	want = names(runClient(t, fioPath, fioPort, stored))
+	if d := cmp.Diff(want, names(runClient(t, fioPath, gofioPort, stored))); d != "" {
+		t.Errorf("stored compressed log, fio's client (-fio server +gofio server):\n%s", d)
+	}
 	for _, coarse := range []int{0, 2} {
 		hist := fmt.Sprintf("[h]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=700ms\nwrite_hist_log=h\nlog_hist_msec=200\nlog_hist_coarseness=%d\n", coarse)
 		cols := map[int]bool{3 + 1856>>coarse: true}

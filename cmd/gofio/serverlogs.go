@@ -62,8 +62,11 @@ func redirectLogs(plan *jobspec.Plan, dir string) []serverLog {
 				if typ == netio.LogHist {
 					l.coarse = j.LogHistCoarseness
 				} else if j.LogStoreCompressed {
+					// fio's server names the stored log NAME.fz too
+					// (fio 3.33, observed: the client writes NAME.fz.HOST).
 					l.stored = true
 					l.path += ".fz"
+					l.name += ".fz"
 				}
 				logs = append(logs, l)
 			}
