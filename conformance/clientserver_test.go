@@ -565,3 +565,85 @@ func TestServerLogs(t *testing.T) {
 		}
 	}
 }
+
+// waitFor polls cond every 20 ms for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestServerDaemonize starts fio's and gofio's servers with
+// --daemonize=PIDFILE: the command returns at once, the server runs in
+// a session of its own with its pid in the file, serves a client,
+// refuses a second start on the same pid file while it lives (fio's
+// message), and removes the file when SIGINT ends it.
+func TestServerDaemonize(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, bin := range []string{fioPath, gofio} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			l, err := net.Listen("tcp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			port := l.Addr().(*net.TCPAddr).Port
+			l.Close()
+			dir := t.TempDir()
+			pidfile := filepath.Join(dir, "srv.pid")
+			addr := "--server=ip:127.0.0.1," + strconv.Itoa(port)
+			if r := runIn(bin, dir, []string{addr, "--daemonize=" + pidfile}); r.rc != 0 || r.stdout != "" {
+				t.Fatalf("%s --daemonize: exit %d\n%s%s", bin, r.rc, r.stdout, r.stderr)
+			}
+			var pid int
+			t.Cleanup(func() {
+				if pid > 0 {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			waitFor(t, "the pid file", func() bool {
+				data, err := os.ReadFile(pidfile)
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+				return err == nil && pid > 0
+			})
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// pid (comm) state ppid pgrp session ...
+			f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+			if f[3] != strconv.Itoa(pid) {
+				t.Errorf("session %s, want the server's own (%d)", f[3], pid)
+			}
+			waitFor(t, "the server to listen", func() bool {
+				c, err := net.Dial("tcp4", "127.0.0.1:"+strconv.Itoa(port))
+				if err == nil {
+					c.Close()
+				}
+				return err == nil
+			})
+			r := runClient(t, fioPath, port, csCases[0].job)
+			if !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no report from the daemonized server:\n%s%s", r.stdout, r.stderr)
+			}
+			// fio's background copy prints the message (on the
+			// output it inherited) after its parent has exited;
+			// gofio's parent prints it.
+			r = runIn(bin, dir, []string{addr + "1", "--daemonize=" + pidfile})
+			if want := "fio: pidfile " + pidfile + " exists and server appears alive"; !strings.Contains(r.stdout+r.stderr, want) {
+				t.Errorf("second start: %q, want %q", r.stdout+r.stderr, want)
+			}
+			if data, _ := os.ReadFile(pidfile); string(data) != strconv.Itoa(pid)+"\n" {
+				t.Errorf("second start: pid file %q, want %d", data, pid)
+			}
+			syscall.Kill(pid, syscall.SIGINT)
+			waitFor(t, "the pid file to go", func() bool {
+				_, err := os.Stat(pidfile)
+				return os.IsNotExist(err)
+			})
+		})
+	}
+}

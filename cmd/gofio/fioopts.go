@@ -32,7 +32,7 @@ var implemented = map[string]bool{
 	"max-jobs":            true,
 	"terse-version":       true,
 	"server":              true,
-	"daemonize":           false,
+	"daemonize":           true,
 	"client":              true,
 	"remote-config":       true,
 	"cpuclock-test":       false,
