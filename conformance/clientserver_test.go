@@ -647,3 +647,103 @@ func TestServerDaemonize(t *testing.T) {
 		})
 	}
 }
+
+// stateFiles lists the verify state files in dir with their sizes and
+// headers' versions.
+func stateFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), "-verify.state") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(data) < 24 {
+			t.Fatalf("%s: %v, %d bytes", e.Name(), err, len(data))
+		}
+		out = append(out, fmt.Sprintf("%s %d bytes, version %d, record %d bytes", e.Name(), len(data),
+			binary.LittleEndian.Uint64(data), binary.LittleEndian.Uint64(data[8:])))
+	}
+	return out
+}
+
+// TestTriggerLocal runs two 60 s jobs with --trigger-timeout=1 and with
+// a --trigger-file present from the start, on fio and gofio: the
+// trigger saves each job's verify state (local-JOB-N-verify.state),
+// stops the jobs (the run ends well before 60 s: within 30 s), runs the
+// --trigger command, and removes the trigger file.
+func TestTriggerLocal(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	job := "[rd]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\n[wr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n"
+	for _, how := range []string{"--trigger-timeout=1", "--trigger-file=go"} {
+		var want []string
+		for _, bin := range []string{fioPath, gofio} {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "job.fio"), []byte(job), 0o644)
+			os.WriteFile(filepath.Join(dir, "go"), nil, 0o644)
+			start := time.Now()
+			r := runIn(bin, dir, []string{how, "--trigger=echo TRIGGERED", "job.fio"})
+			if el := time.Since(start); r.rc != 0 || el > 30*time.Second {
+				t.Fatalf("%s %s: exit %d after %v\n%s%s", bin, how, r.rc, el, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "TRIGGERED\n") || !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("%s %s: no trigger command output or no report:\n%s", bin, how, r.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go")); strings.HasPrefix(how, "--trigger-file") && err == nil {
+				t.Errorf("%s %s: the trigger file is still there", bin, how)
+			}
+			got := stateFiles(t, dir)
+			if bin == fioPath {
+				want = got
+			} else if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s: state files (-fio +gofio):\n%s", how, d)
+			}
+		}
+	}
+}
+
+// TestClientServerTrigger runs a 60 s job in client/server mode with
+// --trigger-timeout=1, --trigger and --trigger-remote, in both roles
+// and on fio alone: the client sends VTRIGGER, the server sends its
+// jobs' verify state (saved as HOST-JOB-N-verify.state), stops them and
+// runs the remote command; the client runs the local one.
+func TestClientServerTrigger(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	var want []string
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			mark := filepath.Join(t.TempDir(), "remote")
+			start := time.Now()
+			r := runClient(t, c.client, c.port, "[tr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n",
+				"--trigger-timeout=1", "--trigger=echo LOCALTRIG", "--trigger-remote=touch "+mark)
+			if el := time.Since(start); el > 30*time.Second {
+				t.Errorf("the run took %v: the trigger did not stop it", el)
+			}
+			if !strings.Contains(r.stdout, "LOCALTRIG\n") || !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no local trigger output or no report:\n%s", r.stdout)
+			}
+			waitFor(t, "the remote trigger command", func() bool {
+				_, err := os.Stat(mark)
+				return err == nil
+			})
+			got := stateFiles(t, r.dir)
+			if c.name == "fio" {
+				want = got
+			} else if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("state files (-fio +gofio):\n%s", d)
+			}
+		})
+	}
+}

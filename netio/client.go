@@ -55,6 +55,12 @@ func (c *Client) Start(args, jobs, loadFiles []string) error {
 // carries tag.
 func (c *Client) SendETA(tag uint64) error { return WriteMsg(c.conn, Msg{Op: OpSendETA, Tag: tag}) }
 
+// VTrigger asks the server to stop its jobs, send their verify state
+// and run cmd (fio's --trigger-remote).
+func (c *Client) VTrigger(cmd string) error {
+	return WriteMsg(c.conn, Msg{Op: OpVTrigger, Payload: EncodeVTrigger(cmd)})
+}
+
 // Quit asks the server to stop its jobs (the client was interrupted).
 func (c *Client) Quit() error { return WriteMsg(c.conn, Msg{Op: OpQuit}) }
 

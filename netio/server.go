@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -47,6 +48,12 @@ type RunHooks struct {
 	// Report sends a report of the run so far, as fio's server does every
 	// --status-interval: it returns once the report is sent.
 	Report func(*Report)
+}
+
+// VerifyStater is a Backend that reports its running jobs' verify state
+// for a VTRIGGER; a Backend without it sends an empty state.
+type VerifyStater interface {
+	VerifyStates() []VerifyState
 }
 
 // ErrClose, wrapped by a Backend's error, makes the server send QUIT and
@@ -431,6 +438,13 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 		s.startRun(info, errs)
 	case OpSendETA:
 		s.send(OpETA, m.Tag, s.be.ETA().Encode())
+	case OpVTrigger:
+		cmd, err := DecodeVTrigger(m.Payload)
+		if err != nil {
+			fmt.Fprintln(errs, trimProtocol(err))
+			return true
+		}
+		s.trigger(cmd, m.Tag)
 	case OpQuit:
 		s.stopRun()
 	case OpExit:
@@ -574,6 +588,27 @@ func (s *session) startRun(info, errs io.Writer) {
 		s.send(OpStop, 0, EncodePair(uint32(status), 0))
 		s.send(OpQuit, 0, nil)
 	}()
+}
+
+// trigger answers a VTRIGGER as fio's server does: it sends the jobs'
+// verify state, stops the run (whose report, STOP and QUIT follow as
+// usual) and runs cmd through the shell.
+func (s *session) trigger(cmd string, tag uint64) {
+	var states []VerifyState
+	if vs, ok := s.be.(VerifyStater); ok {
+		states = vs.VerifyStates()
+	}
+	s.send(OpVTrigger, tag, EncodeVTriggerReply(states))
+	s.closeStop()
+	if cmd != "" {
+		c := exec.Command("/bin/sh", "-c", cmd)
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			s.logf("fio: trigger command %q failed: %v\n", cmd, err)
+			return
+		}
+		go c.Wait()
+	}
 }
 
 // closeStop closes the run's stop channel once.

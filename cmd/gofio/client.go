@@ -236,9 +236,22 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			w.Flush()
 		}
 	}
+	trigQuit := make(chan struct{})
+	defer close(trigQuit)
+	fired := s.trigger.watch(trigQuit) // trigger.go
 	for open := len(servers); open > 0; {
 		var ev clientEvent
 		select {
+		case <-fired:
+			// fio's client asks every server to stop and send its
+			// jobs' verify state (VTRIGGER, with --trigger-remote).
+			fired = nil
+			for _, srv := range servers {
+				if !srv.ended {
+					srv.c.VTrigger(s.trigger.remote)
+				}
+			}
+			continue
 		case <-sigs:
 			for _, srv := range servers {
 				srv.c.Quit()
@@ -275,6 +288,18 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		}
 		if ev.msg.Op == netio.OpETA {
 			showETA(eta.reply(srv, ev.msg))
+			continue
+		}
+		if ev.msg.Op == netio.OpVTrigger {
+			// The server's verify state: saved as fio's client saves
+			// it, then the local --trigger command runs.
+			recs, err := netio.DecodeVTriggerReply(ev.msg.Payload)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+			}
+			writeStateFiles(srv.t.addr.String(), recs, stderr)
+			w.Flush()
+			runTrigger(s.trigger.cmd, stdout, stderr)
 			continue
 		}
 		if err := s.clientMessage(w, srv, ev.msg, &all, &agg); err != nil {
@@ -408,7 +433,7 @@ func (s *settings) clientMessage(w io.Writer, srv *remoteServer, m netio.Msg, al
 		all.Disks = append(all.Disks, d)
 	case netio.OpIOLog:
 		return writeClientLog(m.Payload, srv.t.addr.String())
-	case netio.OpSendFile, netio.OpVTrigger:
+	case netio.OpSendFile:
 		// Never silent: the server sent what gofio's client cannot use.
 		return fmt.Errorf("gofio: client <%s>: %v messages (verify state) are not supported yet; ignored", srv.t.addr.String(), m.Op)
 	case netio.OpServerStart:

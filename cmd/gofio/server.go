@@ -347,8 +347,8 @@ func (b *serverBackend) Run(stop <-chan struct{}, h netio.RunHooks, info, errs i
 		h.Started()
 	}
 	prog := runner.NewProgress(b.plan)
-	b.live.set(prog, newStatusLine(b.plan, 0), len(b.plan.Jobs))
-	defer b.live.set(nil, nil, 0)
+	b.live.set(prog, newStatusLine(b.plan, 0), jobNames(b.plan))
+	defer b.live.set(nil, nil, nil)
 	b.prefixFiles()
 	threads := reportThreads(b.plan)
 	endReports := b.statusReports(prog, h.Report, threads, normal)
@@ -438,4 +438,13 @@ func reportThreads(plan *jobspec.Plan) []int {
 		out = append(out, i+1)
 	}
 	return out
+}
+
+// jobNames returns the names of the plan's jobs, in order.
+func jobNames(plan *jobspec.Plan) []string {
+	names := make([]string, len(plan.Jobs))
+	for i, j := range plan.Jobs {
+		names[i] = j.Name
+	}
+	return names
 }
