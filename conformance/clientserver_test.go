@@ -747,3 +747,51 @@ func TestClientServerTrigger(t *testing.T) {
 		})
 	}
 }
+
+// TestClientSendFile runs a verify_state_load job on a fio server, whose
+// backend asks the client for the state file a trigger saved (SENDFILE),
+// through fio's client and gofio's: both send it (the run then ends with
+// a report and exit 0), and without the file both see the server fail.
+func TestClientSendFile(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	port := startServer(t, fioPath)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	write := fmt.Sprintf("[vs]\nioengine=psync\nrw=write\nbs=4k\nsize=1m\nfilename=%s\nverify=crc32c\ntime_based\nruntime=30\n", data)
+	read := fmt.Sprintf("[vs]\nioengine=psync\nrw=read\nbs=4k\nsize=1m\nfilename=%s\nverify=crc32c\nverify_state_load=1\n", data)
+	os.WriteFile(filepath.Join(dir, "w.fio"), []byte(write), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.fio"), []byte(read), 0o644)
+	addr := "--client=127.0.0.1," + strconv.Itoa(port)
+	if r := runIn(fioPath, dir, []string{addr, "--trigger-timeout=1", "w.fio"}); r.rc != 0 {
+		t.Fatalf("writing the state: exit %d\n%s%s", r.rc, r.stdout, r.stderr)
+	}
+	state := filepath.Join(dir, "127.0.0.1-vs-0-verify.state")
+	if _, err := os.Stat(state); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, bin := range []string{fioPath, gofio} {
+		r := runIn(bin, dir, []string{addr, "r.fio"})
+		got := fmt.Sprintf("exit %d, report %v", r.rc, strings.Contains(r.stdout, "Run status group 0"))
+		if bin == fioPath {
+			want = got
+		} else if got != want {
+			t.Errorf("with the state file: %s, fio: %s\n%s%s", got, want, r.stdout, r.stderr)
+		}
+	}
+	if want != "exit 0, report true" {
+		t.Errorf("fio's client with the state file: %s", want)
+	}
+	// Without the file fio's server reports the failure (exit 0) or,
+	// as often, its connection ends first (fio 3.33, observed).
+	os.Remove(state)
+	for _, bin := range []string{fioPath, gofio} {
+		r := runIn(bin, dir, []string{addr, "r.fio"})
+		failed := strings.Contains(r.stdout, "fio: failure on receiving state file 127.0.0.1-vs-0-verify.state: No such file or directory\n")
+		gone := r.rc == 1 && strings.Contains(r.stdout, "client: host=127.0.0.1 disconnected\n")
+		if !failed && !gone {
+			t.Errorf("%s without the state file: exit %d\n%s%s", bin, r.rc, r.stdout, r.stderr)
+		}
+	}
+}

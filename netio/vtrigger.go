@@ -118,3 +118,22 @@ func crc32cRaw(b []byte) uint32 {
 	}
 	return crc
 }
+
+// DecodeSendFile returns the path of a SENDFILE request: the state file
+// a verify_state_load job on the server asks its client for.
+func DecodeSendFile(p []byte) (string, error) {
+	if len(p) < 256 {
+		return "", fmt.Errorf("%w: SENDFILE of %d bytes", ErrProtocol, len(p))
+	}
+	return le(p).str(0, 256), nil
+}
+
+// EncodeSendFileReply returns the reply to a SENDFILE request: the
+// file's bytes, or an errno.
+func EncodeSendFileReply(data []byte, errno uint32) []byte {
+	b := le(make([]byte, 8+len(data)))
+	b.put32(0, uint32(len(data)))
+	b.put32(4, errno)
+	copy(b[8:], data)
+	return b
+}

@@ -271,7 +271,8 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			showETA(eta.gone(srv))
 			srv.c.Close()
 			if ev.err != nil {
-				fmt.Fprintf(stderr, "client: host=%s disconnected\n", srv.t.addr.String())
+				// On fio's info stream (stdout), as fio 3.33 prints it.
+				fmt.Fprintf(w, "client: host=%s disconnected\n", srv.t.addr.String())
 				status = 1
 			}
 			if srv.failed {
@@ -434,8 +435,7 @@ func (s *settings) clientMessage(w io.Writer, srv *remoteServer, m netio.Msg, al
 	case netio.OpIOLog:
 		return writeClientLog(m.Payload, srv.t.addr.String())
 	case netio.OpSendFile:
-		// Never silent: the server sent what gofio's client cannot use.
-		return fmt.Errorf("gofio: client <%s>: %v messages (verify state) are not supported yet; ignored", srv.t.addr.String(), m.Op)
+		return sendStateFile(srv, m)
 	case netio.OpServerStart:
 		srv.running = true
 	case netio.OpStop:

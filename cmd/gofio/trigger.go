@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofio/gofio/jobspec"
@@ -169,4 +172,27 @@ func (s *settings) localTrigger(sigStop <-chan struct{}, prog *runner.Progress, 
 		close(quit)
 		<-done
 	}
+}
+
+// sendStateFile answers a server's SENDFILE: a verify_state_load job
+// there asks for the state file a trigger saved here. fio's client sends
+// any file the server names; gofio's sends only a file of the working
+// directory named like one (docs/compat.md).
+func sendStateFile(srv *remoteServer, m netio.Msg) error {
+	path, err := netio.DecodeSendFile(m.Payload)
+	if err != nil {
+		return err
+	}
+	if filepath.Base(path) != path || !strings.HasSuffix(path, "-verify.state") || strings.HasPrefix(path, ".") {
+		srv.c.SendFile(m.Tag, nil, uint32(syscall.EACCES))
+		return fmt.Errorf("gofio: client <%s>: state file %q refused: not a verify state file of the working directory", srv.t.addr.String(), path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		errno := syscall.ENOENT
+		errors.As(err, &errno)
+		srv.c.SendFile(m.Tag, nil, uint32(errno))
+		return fmt.Errorf("fio: failed opening send file %s: %s", path, errText(err))
+	}
+	return srv.c.SendFile(m.Tag, data, 0)
 }
