@@ -434,7 +434,7 @@ func TestClientServerStatusInterval(t *testing.T) {
 		name   string
 		client string
 		port   int
-	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}} {
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			r := runClient(t, c.client, c.port, job, "--status-interval=1")
@@ -477,12 +477,13 @@ func TestClientStatusLine(t *testing.T) {
 	gofio := requireGofio(t)
 	fioPort := startServer(t, fioPath)
 	gofioPort := startServer(t, gofio)
-	job := "[st]\nioengine=null\nsize=1m\ntime_based\nruntime=4\nrw=read\n"
+	// 6 s: the ETA is known from the third second on.
+	job := "[st]\nioengine=null\nsize=1m\ntime_based\nruntime=6\nrw=read\n"
 	for _, c := range []struct {
 		name   string
 		client string
 		port   int
-	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}} {
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			r := runClient(t, c.client, c.port, job)
