@@ -350,3 +350,449 @@ func TestClientLogs(t *testing.T) {
 		t.Errorf("log files (-fio +gofio):\n%s", d)
 	}
 }
+
+// TestServerConcurrentRuns checks that a server runs the jobs of two
+// connections at the same time, as fio's forked server does: a short
+// run finishes while another client's long run is still going. The
+// long run lasts 60 s; the short one must end within 30 s of its start
+// (it takes about 1 s when not made to wait).
+func TestServerConcurrentRuns(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, bin := range []string{fioPath, gofio} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			port := startServer(t, bin)
+			dir := t.TempDir()
+			long := "[long]\nioengine=null\nsize=1m\ntime_based\nruntime=60\n"
+			if err := os.WriteFile(filepath.Join(dir, "long.fio"), []byte(long), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(fioPath, "--client=127.0.0.1,"+strconv.Itoa(port), "long.fio")
+			cmd.Dir = dir
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cmd.Process.Signal(syscall.SIGINT) // fio's client sends QUIT
+				cmd.Wait()
+			}()
+			// The long run has started once the server says so.
+			buf := make([]byte, 4096)
+			var seen strings.Builder
+			for !strings.Contains(seen.String(), "Starting 1 process") {
+				n, err := out.Read(buf)
+				if err != nil {
+					t.Fatalf("long run: %v\n%s", err, seen.String())
+				}
+				seen.Write(buf[:n])
+			}
+			go io.Copy(io.Discard, out)
+			start := time.Now()
+			r := runClient(t, fioPath, port, "[short]\nioengine=null\nsize=1m\ntime_based\nruntime=1\n")
+			if el := time.Since(start); el > 30*time.Second {
+				t.Errorf("the short run took %v: it waited for the other connection's run", el)
+			}
+			if !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no report:\n%s%s", r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// reportOrder lists the report lines of a client's normal output in
+// order: "job" for a job block, "group" for a "Run status group" line.
+func reportOrder(out string) []string {
+	var order []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(l, ": (groupid="):
+			order = append(order, "job")
+		case strings.HasPrefix(l, "Run status group"):
+			order = append(order, "group")
+		}
+	}
+	return order
+}
+
+// TestClientServerStatusInterval runs a 3 s job with a forwarded
+// --status-interval=1 in both roles (fio's client on a gofio server,
+// gofio's client on a fio server) and on fio alone: the client prints
+// every report the server sends, each job block followed by its group
+// line, in order (fio: 3 periodic reports and the final one; the test
+// wants at least 3, the periodic ones being timed).
+func TestClientServerStatusInterval(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	job := "[si]\nioengine=null\nsize=1m\ntime_based\nruntime=3\nrw=read\n"
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClient(t, c.client, c.port, job, "--status-interval=1")
+			order := reportOrder(r.stdout)
+			if len(order) < 6 || len(order)%2 != 0 {
+				t.Fatalf("reports %v: want 3 or more job blocks, each with its group line\n%s", order, r.stdout)
+			}
+			for i, o := range order {
+				if want := []string{"job", "group"}[i%2]; o != want {
+					t.Fatalf("reports %v: want job and group lines in turn\n%s", order, r.stdout)
+				}
+			}
+			// Each report ends with the server's blank line (TEXT "\n").
+			if n := strings.Count(r.stdout, "<"+hostName(t)+"> \n"); n < 3 {
+				t.Errorf("%d blank report-end lines from the server, want 3 or more\n%s", n, r.stdout)
+			}
+		})
+	}
+}
+
+// hostName is the name servers on this machine give in PROBE replies.
+func hostName(t *testing.T) string {
+	h, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// clientStatusLine is a status line of fio's client, summed from the
+// servers' ETA replies: no units on the rates (fio's client sums into a
+// status with kb_base and unit_base 0), "\r" at the end.
+var clientStatusLine = regexp.MustCompile(`Jobs: 1 \(f=1\): \[R\(1\)\]\[(-\.-|[0-9]+\.[0-9])%\]\[r=[0-9.]+[kMGTP]?\]\[r=[0-9.]+[kMGTP]? IOPS\]\[eta [0-9]{2}m:[0-9]{2}s\] *\r`)
+
+// TestClientStatusLine checks the status line fio's client prints from
+// its servers' ETA replies (in normal output, also when stdout is not a
+// terminal), in both roles.
+func TestClientStatusLine(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	// 6 s: the ETA is known from the third second on.
+	job := "[st]\nioengine=null\nsize=1m\ntime_based\nruntime=6\nrw=read\n"
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClient(t, c.client, c.port, job)
+			if !clientStatusLine.MatchString(r.stdout) {
+				t.Errorf("no status line like %v in:\n%q", clientStatusLine, r.stdout)
+			}
+			r = runClient(t, c.client, c.port, job, "--eta=never")
+			if strings.Contains(r.stdout, "Jobs:") {
+				t.Errorf("--eta=never: status line in:\n%q", r.stdout)
+			}
+		})
+	}
+}
+
+// TestServerLogs runs jobs with I/O logs on a gofio server and on a fio
+// server through fio's client: the server sends the logs (IOLOG) and the
+// client writes the same files (NAME.HOST) with the same columns.
+// Histogram logs are checked with gofio's client (fio 3.33's own client
+// crashes writing them): the file has fio's 3 + 1856 columns
+// (log_hist_coarseness=0) or 3 + 1856/4 (coarseness 2).
+func TestServerLogs(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	job := "[lg]\nioengine=null\nrw=randrw\nbs=4k\nsize=1g\ntime_based\nruntime=600ms\nlog_avg_msec=100\nwrite_bw_log=bwl\nwrite_iops_log\nwrite_lat_log=latl\nlog_offset=1\n"
+	shape := func(r result) []string {
+		ents, err := os.ReadDir(r.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			if e.Name() == "job.fio" {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(r.dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols := map[int]bool{}
+			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if l != "" {
+					cols[len(strings.Split(l, ", "))] = true
+				}
+			}
+			out = append(out, fmt.Sprintf("%s columns=%v", e.Name(), cols))
+		}
+		return out
+	}
+	want := shape(runClient(t, fioPath, fioPort, job))
+	if d := cmp.Diff(want, shape(runClient(t, fioPath, gofioPort, job))); d != "" {
+		t.Errorf("log files, fio's client (-fio server +gofio server):\n%s", d)
+	}
+	if d := cmp.Diff(want, shape(runClient(t, gofio, gofioPort, job))); d != "" {
+		t.Errorf("log files, gofio's client (-fio server +gofio server):\n%s", d)
+	}
+	// log_store_compressed: the stored log's bytes, named NAME.fz.HOST.
+	stored := "[lc]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=300ms\nlog_avg_msec=50\nwrite_bw_log=bwl\nlog_compression=4k\nlog_store_compressed=1\n"
+	names := func(r result) []string {
+		ents, _ := os.ReadDir(r.dir)
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	want = names(runClient(t, fioPath, fioPort, stored))
+	if d := cmp.Diff(want, names(runClient(t, fioPath, gofioPort, stored))); d != "" {
+		t.Errorf("stored compressed log, fio's client (-fio server +gofio server):\n%s", d)
+	}
+	for _, coarse := range []int{0, 2} {
+		hist := fmt.Sprintf("[h]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nruntime=700ms\nwrite_hist_log=h\nlog_hist_msec=200\nlog_hist_coarseness=%d\n", coarse)
+		cols := map[int]bool{3 + 1856>>coarse: true}
+		for _, port := range []int{fioPort, gofioPort} {
+			got := shape(runClient(t, gofio, port, hist))
+			if want := []string{fmt.Sprintf("h_clat_hist.1.log.127.0.0.1 columns=%v", cols)}; !cmp.Equal(want, got) {
+				t.Errorf("histogram log, gofio's client, server port %d: %v, want %v", port, got, want)
+			}
+		}
+	}
+}
+
+// waitFor polls cond every 20 ms for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestServerDaemonize starts fio's and gofio's servers with
+// --daemonize=PIDFILE: the command returns at once, the server runs in
+// a session of its own with its pid in the file, serves a client,
+// refuses a second start on the same pid file while it lives (fio's
+// message), and removes the file when SIGINT ends it.
+func TestServerDaemonize(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, bin := range []string{fioPath, gofio} {
+		t.Run(filepath.Base(bin), func(t *testing.T) {
+			l, err := net.Listen("tcp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			port := l.Addr().(*net.TCPAddr).Port
+			l.Close()
+			dir := t.TempDir()
+			pidfile := filepath.Join(dir, "srv.pid")
+			addr := "--server=ip:127.0.0.1," + strconv.Itoa(port)
+			if r := runIn(bin, dir, []string{addr, "--daemonize=" + pidfile}); r.rc != 0 || r.stdout != "" {
+				t.Fatalf("%s --daemonize: exit %d\n%s%s", bin, r.rc, r.stdout, r.stderr)
+			}
+			var pid int
+			t.Cleanup(func() {
+				if pid > 0 {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			waitFor(t, "the pid file", func() bool {
+				data, err := os.ReadFile(pidfile)
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+				return err == nil && pid > 0
+			})
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// pid (comm) state ppid pgrp session ...
+			f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+			if f[3] != strconv.Itoa(pid) {
+				t.Errorf("session %s, want the server's own (%d)", f[3], pid)
+			}
+			waitFor(t, "the server to listen", func() bool {
+				c, err := net.Dial("tcp4", "127.0.0.1:"+strconv.Itoa(port))
+				if err == nil {
+					c.Close()
+				}
+				return err == nil
+			})
+			r := runClient(t, fioPath, port, csCases[0].job)
+			if !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no report from the daemonized server:\n%s%s", r.stdout, r.stderr)
+			}
+			// fio's background copy prints the message (on the
+			// output it inherited) after its parent has exited;
+			// gofio's parent prints it.
+			r = runIn(bin, dir, []string{addr + "1", "--daemonize=" + pidfile})
+			if want := "fio: pidfile " + pidfile + " exists and server appears alive"; !strings.Contains(r.stdout+r.stderr, want) {
+				t.Errorf("second start: %q, want %q", r.stdout+r.stderr, want)
+			}
+			if data, _ := os.ReadFile(pidfile); string(data) != strconv.Itoa(pid)+"\n" {
+				t.Errorf("second start: pid file %q, want %d", data, pid)
+			}
+			syscall.Kill(pid, syscall.SIGINT)
+			waitFor(t, "the pid file to go", func() bool {
+				_, err := os.Stat(pidfile)
+				return os.IsNotExist(err)
+			})
+		})
+	}
+}
+
+// stateFiles lists the verify state files in dir with their sizes and
+// headers' versions.
+func stateFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), "-verify.state") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(data) < 24 {
+			t.Fatalf("%s: %v, %d bytes", e.Name(), err, len(data))
+		}
+		out = append(out, fmt.Sprintf("%s %d bytes, version %d, record %d bytes", e.Name(), len(data),
+			binary.LittleEndian.Uint64(data), binary.LittleEndian.Uint64(data[8:])))
+	}
+	return out
+}
+
+// TestTriggerLocal runs two 60 s jobs with --trigger-timeout=1 and with
+// a --trigger-file present from the start, on fio and gofio: the
+// trigger saves each job's verify state (local-JOB-N-verify.state),
+// stops the jobs (the run ends well before 60 s: within 30 s), runs the
+// --trigger command, and removes the trigger file.
+func TestTriggerLocal(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	job := "[rd]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\n[wr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n"
+	for _, how := range []string{"--trigger-timeout=1", "--trigger-file=go"} {
+		var want []string
+		for _, bin := range []string{fioPath, gofio} {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "job.fio"), []byte(job), 0o644)
+			os.WriteFile(filepath.Join(dir, "go"), nil, 0o644)
+			start := time.Now()
+			r := runIn(bin, dir, []string{how, "--trigger=echo TRIGGERED", "job.fio"})
+			if el := time.Since(start); r.rc != 0 || el > 30*time.Second {
+				t.Fatalf("%s %s: exit %d after %v\n%s%s", bin, how, r.rc, el, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "TRIGGERED\n") || !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("%s %s: no trigger command output or no report:\n%s", bin, how, r.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "go")); strings.HasPrefix(how, "--trigger-file") && err == nil {
+				t.Errorf("%s %s: the trigger file is still there", bin, how)
+			}
+			got := stateFiles(t, dir)
+			if bin == fioPath {
+				want = got
+			} else if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s: state files (-fio +gofio):\n%s", how, d)
+			}
+		}
+	}
+}
+
+// TestClientServerTrigger runs a 60 s job in client/server mode with
+// --trigger-timeout=1, --trigger and --trigger-remote, in both roles
+// and on fio alone: the client sends VTRIGGER, the server sends its
+// jobs' verify state (saved as HOST-JOB-N-verify.state), stops them and
+// runs the remote command; the client runs the local one.
+func TestClientServerTrigger(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	fioPort := startServer(t, fioPath)
+	gofioPort := startServer(t, gofio)
+	var want []string
+	for _, c := range []struct {
+		name   string
+		client string
+		port   int
+	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
+		t.Run(c.name, func(t *testing.T) {
+			mark := filepath.Join(t.TempDir(), "remote")
+			start := time.Now()
+			r := runClient(t, c.client, c.port, "[tr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n",
+				"--trigger-timeout=1", "--trigger=echo LOCALTRIG", "--trigger-remote=touch "+mark)
+			if el := time.Since(start); el > 30*time.Second {
+				t.Errorf("the run took %v: the trigger did not stop it", el)
+			}
+			if !strings.Contains(r.stdout, "LOCALTRIG\n") || !strings.Contains(r.stdout, "Run status group 0") {
+				t.Errorf("no local trigger output or no report:\n%s", r.stdout)
+			}
+			waitFor(t, "the remote trigger command", func() bool {
+				_, err := os.Stat(mark)
+				return err == nil
+			})
+			got := stateFiles(t, r.dir)
+			if c.name == "fio" {
+				want = got
+			} else if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("state files (-fio +gofio):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestClientSendFile runs a verify_state_load job on a fio server, whose
+// backend asks the client for the state file a trigger saved (SENDFILE),
+// through fio's client and gofio's: both send it (the run then ends with
+// a report and exit 0), and without the file both see the server fail.
+func TestClientSendFile(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	port := startServer(t, fioPath)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	write := fmt.Sprintf("[vs]\nioengine=psync\nrw=write\nbs=4k\nsize=1m\nfilename=%s\nverify=crc32c\ntime_based\nruntime=30\n", data)
+	read := fmt.Sprintf("[vs]\nioengine=psync\nrw=read\nbs=4k\nsize=1m\nfilename=%s\nverify=crc32c\nverify_state_load=1\n", data)
+	os.WriteFile(filepath.Join(dir, "w.fio"), []byte(write), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.fio"), []byte(read), 0o644)
+	addr := "--client=127.0.0.1," + strconv.Itoa(port)
+	if r := runIn(fioPath, dir, []string{addr, "--trigger-timeout=1", "w.fio"}); r.rc != 0 {
+		t.Fatalf("writing the state: exit %d\n%s%s", r.rc, r.stdout, r.stderr)
+	}
+	state := filepath.Join(dir, "127.0.0.1-vs-0-verify.state")
+	if _, err := os.Stat(state); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, bin := range []string{fioPath, gofio} {
+		r := runIn(bin, dir, []string{addr, "r.fio"})
+		got := fmt.Sprintf("exit %d, report %v", r.rc, strings.Contains(r.stdout, "Run status group 0"))
+		if bin == fioPath {
+			want = got
+		} else if got != want {
+			t.Errorf("with the state file: %s, fio: %s\n%s%s", got, want, r.stdout, r.stderr)
+		}
+	}
+	if want != "exit 0, report true" {
+		t.Errorf("fio's client with the state file: %s", want)
+	}
+	// Without the file fio's server reports the failure (exit 0) or,
+	// as often, its connection ends first (fio 3.33, observed).
+	os.Remove(state)
+	for _, bin := range []string{fioPath, gofio} {
+		r := runIn(bin, dir, []string{addr, "r.fio"})
+		failed := strings.Contains(r.stdout, "fio: failure on receiving state file 127.0.0.1-vs-0-verify.state: No such file or directory\n")
+		gone := r.rc == 1 && strings.Contains(r.stdout, "client: host=127.0.0.1 disconnected\n")
+		if !failed && !gone {
+			t.Errorf("%s without the state file: exit %d\n%s%s", bin, r.rc, r.stdout, r.stderr)
+		}
+	}
+}

@@ -51,6 +51,22 @@ func (c *Client) Start(args, jobs, loadFiles []string) error {
 	return nil
 }
 
+// SendETA asks the server for its status (SEND_ETA); the ETA reply
+// carries tag.
+func (c *Client) SendETA(tag uint64) error { return WriteMsg(c.conn, Msg{Op: OpSendETA, Tag: tag}) }
+
+// VTrigger asks the server to stop its jobs, send their verify state
+// and run cmd (fio's --trigger-remote).
+func (c *Client) VTrigger(cmd string) error {
+	return WriteMsg(c.conn, Msg{Op: OpVTrigger, Payload: EncodeVTrigger(cmd)})
+}
+
+// SendFile answers a SENDFILE request (tag echoed) with data, or with
+// errno when it is not 0.
+func (c *Client) SendFile(tag uint64, data []byte, errno uint32) error {
+	return WriteMsg(c.conn, Msg{Op: OpSendFile, Tag: tag, Payload: EncodeSendFileReply(data, errno)})
+}
+
 // Quit asks the server to stop its jobs (the client was interrupted).
 func (c *Client) Quit() error { return WriteMsg(c.conn, Msg{Op: OpQuit}) }
 

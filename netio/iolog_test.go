@@ -53,8 +53,8 @@ func TestIOLogText(t *testing.T) {
 		return r
 	}
 	p := append([]byte(hdr), rec(100, 21, 1, 0, 4096)...)
-	p = append(p, rec(200, 22, 0|sampleOffset, 1<<13|3, 4096, 8192)...)        // RT class, no log_prio: 1
-	p = append(p, rec(300, 23, 0|sampleOffset|samplePrio, 2<<13|4, 512, 0)...) // log_prio: the value
+	p = append(p, rec(200, 22, 0|SampleOffset, 1<<13|3, 4096, 8192)...)        // RT class, no log_prio: 1
+	p = append(p, rec(300, 23, 0|SampleOffset|SamplePrio, 2<<13|4, 512, 0)...) // log_prio: the value
 	l, err := DecodeIOLog(p)
 	if err != nil {
 		t.Fatal(err)
@@ -66,5 +66,46 @@ func TestIOLogText(t *testing.T) {
 	want := "100, 21, 1, 4096, 0\n200, 22, 0, 4096, 8192, 1\n300, 23, 0, 512, 0, 0x4004\n"
 	if b.String() != want {
 		t.Errorf("got:\n%swant:\n%s", b.String(), want)
+	}
+}
+
+// TestIOLogEncode round-trips records through Encode and DecodeIOLog,
+// raw and zlib-compressed, and writes a histogram log with coarseness.
+func TestIOLogEncode(t *testing.T) {
+	var data []byte
+	data = AppendSample(data, 100, 5000, 1|SampleOffset, 0, 4096, 8192)
+	data = AppendSample(data, 200, 6000, 0|SamplePrio, 0x4003, 4096, 0)
+	for _, z := range []bool{false, true} {
+		l, err := DecodeIOLog((&IOLog{Samples: 2, Thread: 3, Type: LogBW, Name: "x_bw.3.log", Data: data}).Encode(z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := uint32(0); z {
+			want = 1
+			if l.Compressed != want {
+				t.Errorf("zlib %v: compressed %d", z, l.Compressed)
+			}
+		}
+		var b bytes.Buffer
+		l.WriteText(&b)
+		if want := "100, 5000, 1, 4096, 8192, 0\n200, 6000, 0, 4096, 0x4003\n"; b.String() != want || l.Thread != 3 || l.Name != "x_bw.3.log" {
+			t.Errorf("zlib %v: %+v\n%q, want %q", z, l, b.String(), want)
+		}
+	}
+	rec := AppendSample(nil, 300, 0, 1, 0, 4096, 0)
+	hist := make([]byte, HistEntrySize)
+	for k := range HistBuckets {
+		le(hist[16:]).put64(8*k, uint64(k%3))
+	}
+	l, err := DecodeIOLog((&IOLog{Samples: 1, Type: LogHist, Coarseness: 1, Name: "h_clat_hist.1.log", Data: append(rec, hist...)}).Encode(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	l.WriteText(&b)
+	f := strings.Split(strings.TrimSuffix(b.String(), "\n"), ", ")
+	// Bins of 2 buckets: 0+1, 2+0, 1+2, ...
+	if len(f) != 3+HistBuckets/2 || strings.Join(f[:6], ",") != "300,1,4096,1,2,3" {
+		t.Errorf("histogram line: %d fields, %v", len(f), f[:min(len(f), 6)])
 	}
 }

@@ -46,15 +46,15 @@ func (b *blockingBackend) AddJob(ctx context.Context, text string, file bool, in
 	return b.fakeBackend.AddJob(ctx, text, file, info, errs)
 }
 
-func (b *blockingBackend) Run(stop <-chan struct{}, started func(), info, errs io.Writer) (*Report, int) {
-	started()
+func (b *blockingBackend) Run(stop <-chan struct{}, h RunHooks, info, errs io.Writer) (*Report, int) {
+	h.Started()
 	select {
 	case <-b.release:
 		b.stopped <- false
 	case <-stop:
 		b.stopped <- true
 	}
-	return b.fakeBackend.Run(stop, func() {}, info, errs)
+	return b.fakeBackend.Run(stop, RunHooks{Started: func() {}}, info, errs)
 }
 
 func (b *blockingBackend) Close() error {

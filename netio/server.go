@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -30,13 +31,29 @@ type Backend interface {
 	// the server is shutting down; what AddJob reads should then stop.
 	// An error that wraps ErrClose ends the connection after QUIT.
 	AddJob(ctx context.Context, text string, file bool, info, errs io.Writer) (jobs, reports int, err error)
-	// Run runs every job added so far. It calls started once per job
-	// thread as the run begins, returns when the jobs end or stop is
-	// closed, and returns the reports with their fio thread numbers and
-	// the exit status.
-	Run(stop <-chan struct{}, started func(), info, errs io.Writer) (*Report, int)
+	// Run runs every job added so far. It calls h.Started once per job
+	// thread as the run begins and h.Report for each report of the run
+	// so far (--status-interval), returns when the jobs end or stop is
+	// closed, and returns the final report with its fio thread numbers
+	// and the exit status.
+	Run(stop <-chan struct{}, h RunHooks, info, errs io.Writer) (*Report, int)
 	// ETA returns the live status for SEND_ETA.
 	ETA() ETA
+}
+
+// RunHooks are what a Backend's Run sends while its jobs run.
+type RunHooks struct {
+	// Started sends SERVER_START (once per job thread as the run begins).
+	Started func()
+	// Report sends a report of the run so far, as fio's server does every
+	// --status-interval: it returns once the report is sent.
+	Report func(*Report)
+}
+
+// VerifyStater is a Backend that reports its running jobs' verify state
+// for a VTRIGGER; a Backend without it sends an empty state.
+type VerifyStater interface {
+	VerifyStates() []VerifyState
 }
 
 // ErrClose, wrapped by a Backend's error, makes the server send QUIT and
@@ -55,6 +72,9 @@ type Report struct {
 	// Normal is set when the client asked for normal output (the blank
 	// line that closes fio's report is then sent).
 	Normal bool
+	// Logs are the jobs' I/O logs, sent as IOLOG messages before the
+	// report, as fio's server sends them at the end of each job.
+	Logs []*IOLog
 }
 
 // Default memory bounds of a Server.
@@ -67,8 +87,8 @@ const (
 )
 
 // Server accepts client connections and runs each one's jobs with a
-// Backend of its own. Runs of different connections take turns: gofio
-// runs its jobs inside one process.
+// Backend of its own. Runs of different connections go on at the same
+// time, as under fio's server, which forks a process per connection.
 //
 // fio reads whole messages of up to 2 GiB; a gofio server bounds the
 // bytes of the messages it buffers, per connection and in all (a client
@@ -85,7 +105,6 @@ type Server struct {
 	// connection and over all connections (0: the defaults).
 	MaxConnBytes, MaxTotalBytes int64
 
-	runMu    sync.Mutex
 	wg       sync.WaitGroup
 	mu       sync.Mutex
 	sessions map[*session]bool
@@ -206,6 +225,10 @@ type session struct {
 
 	buffered atomic.Int64 // message bytes received and not yet handled
 	peak     atomic.Int64 // the most buffered at once
+
+	// zlib is set when the client's last PROBE offered zlib: IOLOG data
+	// is then sent compressed.
+	zlib atomic.Bool
 }
 
 // errLimit is a client's message going over the memory bounds.
@@ -378,9 +401,10 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 		req, _ := DecodeProbeRequest(m.Payload)
 		rep := s.probeReply()
 		if req.Zlib {
-			// Accepted as fio does; gofio sends no IOLOG to compress.
+			// From now on IOLOG data is zlib-compressed, as fio's are.
 			rep.Flags = 1
 		}
+		s.zlib.Store(req.Zlib)
 		s.send(OpProbe, m.Tag, rep.Encode())
 	case OpJobLine:
 		argv, err := DecodeJobLine(m.Payload)
@@ -414,6 +438,13 @@ func (s *session) handle(m Msg, info, errs io.Writer) bool {
 		s.startRun(info, errs)
 	case OpSendETA:
 		s.send(OpETA, m.Tag, s.be.ETA().Encode())
+	case OpVTrigger:
+		cmd, err := DecodeVTrigger(m.Payload)
+		if err != nil {
+			fmt.Fprintln(errs, trimProtocol(err))
+			return true
+		}
+		s.trigger(cmd, m.Tag)
 	case OpQuit:
 		s.stopRun()
 	case OpExit:
@@ -541,20 +572,43 @@ func (s *session) startRun(info, errs io.Writer) {
 			}
 			s.runMu.Unlock()
 		}()
-		s.srv.runMu.Lock()
 		s.srv.mu.Lock()
 		if s.srv.stopping {
 			s.closeStop()
 		}
 		s.srv.mu.Unlock()
-		rep, status := s.be.Run(stop, func() { s.send(OpServerStart, 0, nil) }, info, errs)
-		s.srv.runMu.Unlock()
+		hooks := RunHooks{
+			Started: func() { s.send(OpServerStart, 0, nil) },
+			Report:  func(r *Report) { s.sendReport(r, info) },
+		}
+		rep, status := s.be.Run(stop, hooks, info, errs)
 		if rep != nil {
 			s.sendReport(rep, info)
 		}
 		s.send(OpStop, 0, EncodePair(uint32(status), 0))
 		s.send(OpQuit, 0, nil)
 	}()
+}
+
+// trigger answers a VTRIGGER as fio's server does: it sends the jobs'
+// verify state, stops the run (whose report, STOP and QUIT follow as
+// usual) and runs cmd through the shell.
+func (s *session) trigger(cmd string, tag uint64) {
+	var states []VerifyState
+	if vs, ok := s.be.(VerifyStater); ok {
+		states = vs.VerifyStates()
+	}
+	s.send(OpVTrigger, tag, EncodeVTriggerReply(states))
+	s.closeStop()
+	if cmd != "" {
+		c := exec.Command("/bin/sh", "-c", cmd)
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			s.logf("fio: trigger command %q failed: %v\n", cmd, err)
+			return
+		}
+		go c.Wait()
+	}
 }
 
 // closeStop closes the run's stop channel once.
@@ -582,6 +636,9 @@ func (s *session) stopRun() {
 // JOB_OPTs, then per report its JOB_OPTs and TS, then GS per group, DU
 // per disk, and the closing blank line.
 func (s *session) sendReport(rep *Report, info io.Writer) {
+	for _, l := range rep.Logs {
+		s.send(OpIOLog, 0, l.Encode(s.zlib.Load()))
+	}
 	r := rep.Result
 	for _, o := range r.GlobalOptions {
 		s.send(OpJobOpt, 0, JobOpt{Global: true, Name: o.Name, Value: o.Value}.Encode())

@@ -30,8 +30,8 @@ func (fakeBackend) AddJob(ctx context.Context, text string, file bool, info, err
 	return 1, 1, nil
 }
 
-func (fakeBackend) Run(stop <-chan struct{}, started func(), info, errs io.Writer) (*Report, int) {
-	started()
+func (fakeBackend) Run(stop <-chan struct{}, h RunHooks, info, errs io.Writer) (*Report, int) {
+	h.Started()
 	r := &output.Result{
 		GlobalOptions: []output.Option{{Name: "ioengine", Value: "null"}},
 		Jobs:          []output.Job{{Name: "j", Options: []output.Option{{Name: "rw", Value: "read"}}}},

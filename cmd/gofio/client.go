@@ -119,8 +119,14 @@ type remoteServer struct {
 	name    string // hostname from PROBE, else the address
 	midLine bool   // the last TEXT had no newline
 	opts    [][]output.Option
-	res     output.Result
+	// reports are the server's reports in arrival order: one at the end
+	// of its run, more with --status-interval. A TS after a GS or DU
+	// starts the next one.
+	reports []*output.Result
 	sawTS   bool
+	running bool   // SERVER_START came, STOP not yet
+	ended   bool   // the connection has ended
+	etaTag  uint64 // the tag of the SEND_ETA awaiting its reply; 0 for none
 	failed  bool
 	remote  *output.Remote
 }
@@ -138,10 +144,6 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		if done, status := s.apply(o, stdout, stderr); done {
 			return status
 		}
-	}
-	if s.eta.every > 0 {
-		fmt.Fprintln(stderr, "gofio: option --status-interval is not supported yet in client mode")
-		return 1
 	}
 	targets, global, err := splitClients(args)
 	if err != nil {
@@ -219,12 +221,45 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 
 	all := output.Result{Time: started}
 	var agg allClients
+	// fio's client prints the status line in normal output, on a
+	// terminal or not (fio 3.33, observed), unless --eta=never.
+	var eta clientETA
+	var etaTick <-chan time.Time
+	if s.formats.normal && s.eta.mode != "never" {
+		t := time.NewTicker(s.eta.interval)
+		defer t.Stop()
+		etaTick = t.C
+	}
+	showETA := func(line string, ok bool) {
+		if ok {
+			io.WriteString(w, line)
+			w.Flush()
+		}
+	}
+	trigQuit := make(chan struct{})
+	defer close(trigQuit)
+	fired := s.trigger.watch(trigQuit) // trigger.go
 	for open := len(servers); open > 0; {
 		var ev clientEvent
 		select {
+		case <-fired:
+			// fio's client asks every server to stop and send its
+			// jobs' verify state (VTRIGGER, with --trigger-remote).
+			fired = nil
+			for _, srv := range servers {
+				if !srv.ended {
+					srv.c.VTrigger(s.trigger.remote)
+				}
+			}
+			continue
 		case <-sigs:
 			for _, srv := range servers {
 				srv.c.Quit()
+			}
+			continue
+		case <-etaTick:
+			if slices.ContainsFunc(servers, func(srv *remoteServer) bool { return srv.running && !srv.ended }) {
+				showETA(eta.request(servers))
 			}
 			continue
 		case ev = <-events:
@@ -232,9 +267,12 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		srv := ev.srv
 		if ev.end {
 			open--
+			srv.ended, srv.running = true, false
+			showETA(eta.gone(srv))
 			srv.c.Close()
 			if ev.err != nil {
-				fmt.Fprintf(stderr, "client: host=%s disconnected\n", srv.t.addr.String())
+				// On fio's info stream (stdout), as fio 3.33 prints it.
+				fmt.Fprintf(w, "client: host=%s disconnected\n", srv.t.addr.String())
 				status = 1
 			}
 			if srv.failed {
@@ -243,27 +281,26 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			if !srv.sawTS {
 				agg.expected--
 			}
-			srv.res.Time = time.Now()
-			if s.formats.terse {
-				// fio's client prints each disk on a line of its own
-				// (terse version 3 and later), not after the job line.
-				r := srv.res
-				r.Disks = nil
-				output.Terse(w, &r, s.terseVersion)
-				if s.terseVersion >= 3 {
-					for _, d := range srv.res.Disks {
-						fmt.Fprintf(w, ";%s;%d;%d;%d;%d;%d;%d;%d;%.2f%%\n", d.Name, d.ReadIOs, d.WriteIOs,
-							d.ReadMerges, d.WriteMerges, d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
-					}
-				}
-			}
-			if s.formats.normal && len(srv.res.Jobs) > 0 {
-				// fio's per-server buffer has no leading blank line.
-				var b bytes.Buffer
-				output.Normal(&b, &srv.res)
-				w.Write(bytes.TrimPrefix(b.Bytes(), []byte("\n")))
+			for _, res := range srv.reports {
+				s.printReport(w, res)
 			}
 			w.Flush()
+			continue
+		}
+		if ev.msg.Op == netio.OpETA {
+			showETA(eta.reply(srv, ev.msg))
+			continue
+		}
+		if ev.msg.Op == netio.OpVTrigger {
+			// The server's verify state: saved as fio's client saves
+			// it, then the local --trigger command runs.
+			recs, err := netio.DecodeVTriggerReply(ev.msg.Payload)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+			}
+			writeStateFiles(srv.t.addr.String(), recs, stderr)
+			w.Flush()
+			runTrigger(s.trigger.cmd, stdout, stderr)
 			continue
 		}
 		if err := s.clientMessage(w, srv, ev.msg, &all, &agg); err != nil {
@@ -287,6 +324,41 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		output.ClientJSON(w, &all, s.formats.jsonPlus)
 	}
 	return status
+}
+
+// printReport prints one report of a server, as fio's client prints
+// its per-server buffer.
+func (s *settings) printReport(w io.Writer, res *output.Result) {
+	if s.formats.terse {
+		// fio's client prints each disk on a line of its own
+		// (terse version 3 and later), not after the job line.
+		r := *res
+		r.Disks = nil
+		output.Terse(w, &r, s.terseVersion)
+		if s.terseVersion >= 3 {
+			for _, d := range res.Disks {
+				fmt.Fprintf(w, ";%s;%d;%d;%d;%d;%d;%d;%d;%.2f%%\n", d.Name, d.ReadIOs, d.WriteIOs,
+					d.ReadMerges, d.WriteMerges, d.ReadTicks, d.WriteTicks, d.InQueue, d.Util)
+			}
+		}
+	}
+	if s.formats.normal && len(res.Jobs) > 0 {
+		// fio's per-server buffer has no leading blank line.
+		var b bytes.Buffer
+		output.Normal(&b, res)
+		w.Write(bytes.TrimPrefix(b.Bytes(), []byte("\n")))
+	}
+}
+
+// report returns the report the next TS (ts) or GS/DU belongs to.
+func (srv *remoteServer) report(ts bool) *output.Result {
+	n := len(srv.reports)
+	if n == 0 || ts && (len(srv.reports[n-1].Groups) > 0 || len(srv.reports[n-1].Disks) > 0) {
+		// fio's client dates a report when it formats it, as it arrives.
+		srv.reports = append(srv.reports, &output.Result{Time: time.Now()})
+		n++
+	}
+	return srv.reports[n-1]
 }
 
 // clientMessage handles one message of srv.
@@ -340,7 +412,8 @@ func (s *settings) clientMessage(w io.Writer, srv *remoteServer, m netio.Msg, al
 		}
 		j.Remote = srv.remote
 		srv.sawTS = true
-		srv.res.Jobs = append(srv.res.Jobs, j)
+		res := srv.report(true)
+		res.Jobs = append(res.Jobs, j)
 		all.Jobs = append(all.Jobs, j)
 		agg.add(&j)
 	case netio.OpGS:
@@ -348,21 +421,25 @@ func (s *settings) clientMessage(w io.Writer, srv *remoteServer, m netio.Msg, al
 		if err != nil {
 			return err
 		}
-		srv.res.Groups = append(srv.res.Groups, output.Group{ID: g.ID, KBBase: g.KBBase, UnitBase: g.UnitBase, SigFigs: g.SigFigs, Unified: g.Unified})
+		res := srv.report(false)
+		res.Groups = append(res.Groups, output.Group{ID: g.ID, KBBase: g.KBBase, UnitBase: g.UnitBase, SigFigs: g.SigFigs, Unified: g.Unified})
 	case netio.OpDU:
 		d, err := netio.DecodeDU(m.Payload)
 		if err != nil {
 			return err
 		}
 		d.Remote = srv.remote
-		srv.res.Disks = append(srv.res.Disks, d)
+		res := srv.report(false)
+		res.Disks = append(res.Disks, d)
 		all.Disks = append(all.Disks, d)
 	case netio.OpIOLog:
 		return writeClientLog(m.Payload, srv.t.addr.String())
-	case netio.OpSendFile, netio.OpVTrigger:
-		// Never silent: the server sent what gofio's client cannot use.
-		return fmt.Errorf("gofio: client <%s>: %v messages (verify state) are not supported yet; ignored", srv.t.addr.String(), m.Op)
+	case netio.OpSendFile:
+		return sendStateFile(srv, m)
+	case netio.OpServerStart:
+		srv.running = true
 	case netio.OpStop:
+		srv.running = false
 		code, _, err := netio.DecodePair(m.Payload)
 		if err != nil {
 			return err
@@ -382,9 +459,6 @@ func writeClientLog(p []byte, host string) error {
 	l, err := netio.DecodeIOLog(p)
 	if err != nil {
 		return err
-	}
-	if l.Type == netio.LogHist {
-		return fmt.Errorf("gofio: client <%s>: log %s not written: histogram logs are not supported yet in client mode", host, l.Name)
 	}
 	if slices.Contains(strings.Split(l.Name, "/"), "..") {
 		// fio writes any name a server sends; gofio stays below the

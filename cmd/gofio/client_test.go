@@ -74,10 +74,7 @@ func TestClientErrors(t *testing.T) {
 		{[]string{"--client=127.0.0.1," + strconv.Itoa(port), job},
 			"fio: connect: Connection refused\nfio: failed to connect to 127.0.0.1:" + strconv.Itoa(port) + "\n"},
 		{[]string{"--client=h,0", job}, "fio: bad server port 0\n"},
-		{[]string{"--client=h", "--status-interval=1", job}, "gofio: option --status-interval is not supported yet in client mode\n"},
 		{[]string{"--remote-config=x"}, "gofio: --remote-config needs a --client before it\n"},
-		{[]string{"--server", "--daemonize=/tmp/p"}, "gofio: option --daemonize is not supported yet\n"},
-		{[]string{"--daemonize=/tmp/p", "--server"}, "gofio: option --daemonize is not supported yet\n"},
 		{[]string{"--server=h,99999"}, "fio: bad server port 99999\n"},
 	} {
 		status, _, errs := gofio(t, c.args...)

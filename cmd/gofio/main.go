@@ -43,6 +43,7 @@ type settings struct {
 	warnFatal    bool
 	parse        parseSettings
 	eta          etaSettings
+	trigger      triggerSettings
 	openJob      func(name string) (io.ReadCloser, error) // job and include files; nil: os.Open
 	// deferJobLines: a failed load returns the jobs added before the
 	// failure instead of printing their lines (the server prints them
@@ -146,7 +147,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	stop, endTrigger := s.localTrigger(intr.stop, prog, jobNames(plan), con, stdout, stderr) // trigger.go
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: stop, ReadOnly: s.readOnly, Progress: prog})
+	endTrigger()
 	mon.close()
 	intr.finish()
 	if err != nil {

@@ -88,6 +88,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 		return true, 0
 	case "output":
 		s.outputPath = o.Value
+	case "trigger-file", "trigger-timeout", "trigger", "trigger-remote":
+		s.trigger.apply(o.Name, o.Value)
 	case "output-format":
 		f, err := parseFormats(o.Value)
 		if err != nil {

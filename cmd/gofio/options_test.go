@@ -59,9 +59,9 @@ func TestFioOptionsKnown(t *testing.T) {
 			t.Errorf("implemented lists %q, which fio does not have", name)
 		}
 	}
-	status, _, errs := gofio(t, "--trigger-file=x")
-	if status != 1 || errs != "gofio: option --trigger-file is not supported yet\n" {
-		t.Errorf("gofio --trigger-file=x = %d, %q", status, errs)
+	status, _, errs := gofio(t, "--aux-path=x")
+	if status != 1 || errs != "gofio: option --aux-path is not supported yet\n" {
+		t.Errorf("gofio --aux-path=x = %d, %q", status, errs)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gofio/gofio/parser"
 )
@@ -11,8 +12,8 @@ import (
 // servers (--client) when the command line asks for one; ok is false
 // for a local run.
 func remoteMode(cl *parser.CommandLine, argErr error, args []string, stdout, stderr io.Writer) (code int, ok bool) {
-	var server, client, config, daemonize bool
-	var serverAddr string
+	var server, client, config, daemon bool
+	var serverAddr, pidfile string
 	for _, o := range cl.Fio {
 		switch o.Name {
 		case "server":
@@ -22,17 +23,21 @@ func remoteMode(cl *parser.CommandLine, argErr error, args []string, stdout, std
 		case "remote-config":
 			config = true
 		case "daemonize":
-			daemonize = true
+			daemon, pidfile = true, o.Value
 		}
 	}
 	switch {
-	case server && daemonize:
-		fmt.Fprintln(stderr, "gofio: option --daemonize is not supported yet")
-		return 1, true
 	case server:
 		if argErr != nil {
 			printArgError(stderr, argErr)
 			return 1, true
+		}
+		if daemon {
+			if os.Getenv(daemonEnv) == "" {
+				return daemonize(pidfile, args, stderr), true
+			}
+			// The background server: its pid file goes with it.
+			defer os.Remove(pidfile)
 		}
 		return runServer(serverAddr, stderr), true
 	case client:

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/netio"
@@ -248,10 +249,6 @@ func (b *serverBackend) load(ctx context.Context, errs, info io.Writer, prev int
 	case done:
 		return nil, s, errNoRun
 	}
-	if err := serverUnsupported(plan, &s); err != nil {
-		fmt.Fprintln(errs, err)
-		return nil, s, errNoRun
-	}
 	return plan, s, nil
 }
 
@@ -314,25 +311,23 @@ func (b *boundedFile) Close() error {
 
 var errJobTooBig = errors.New("job files too large")
 
-// serverUnsupported refuses what a gofio server cannot do as fio's
-// does: periodic reports, and I/O logs (fio sends them to the client
-// as IOLOG messages).
-func serverUnsupported(plan *jobspec.Plan, s *settings) error {
-	if s.eta.every > 0 {
-		return errors.New("gofio: option --status-interval is not supported yet in server mode")
-	}
-	for _, j := range plan.Jobs {
-		if j.WriteBWLog || j.WriteIOPSLog || j.WriteLatLog || j.WriteHistLog {
-			return fmt.Errorf("gofio: job %s: I/O logs (write_*_log) are not supported yet in server mode", j.Name)
-		}
-	}
-	return nil
-}
-
-func (b *serverBackend) Run(stop <-chan struct{}, started func(), info, errs io.Writer) (*netio.Report, int) {
+func (b *serverBackend) Run(stop <-chan struct{}, h netio.RunHooks, info, errs io.Writer) (*netio.Report, int) {
 	defer b.cleanup()
 	if b.plan == nil {
 		return nil, 0
+	}
+	var logs []serverLog
+	for _, j := range b.plan.Jobs {
+		if j.WriteBWLog || j.WriteIOPSLog || j.WriteLatLog || j.WriteHistLog {
+			dir, err := os.MkdirTemp("", "gofio-logs-")
+			if err != nil {
+				fmt.Fprintf(errs, "gofio: server: %v\n", err)
+				return nil, 1
+			}
+			defer os.RemoveAll(dir)
+			logs = redirectLogs(b.plan, dir)
+			break
+		}
 	}
 	normal := b.s.formats.normal
 	var log, inf io.Writer
@@ -349,18 +344,67 @@ func (b *serverBackend) Run(stop <-chan struct{}, started func(), info, errs io.
 		log, inf = info, info
 	}
 	for range b.plan.Jobs {
-		started()
+		h.Started()
 	}
 	prog := runner.NewProgress(b.plan)
-	b.live.set(prog, newStatusLine(b.plan, 0), len(b.plan.Jobs))
-	defer b.live.set(nil, nil, 0)
+	b.live.set(prog, newStatusLine(b.plan, 0), jobNames(b.plan))
+	defer b.live.set(nil, nil, nil)
 	b.prefixFiles()
+	threads := reportThreads(b.plan)
+	endReports := b.statusReports(prog, h.Report, threads, normal)
 	oc, err := runner.Run(b.plan, runner.Config{Log: log, Info: inf, Errors: errs, Stop: stop, ReadOnly: b.s.readOnly, Progress: prog})
+	endReports()
 	if err != nil {
 		fmt.Fprintln(errs, err)
 		return nil, 1
 	}
-	return &netio.Report{Result: oc.Result, Threads: reportThreads(b.plan), Normal: normal}, oc.Failed
+	rep := &netio.Report{Result: oc.Result, Threads: threads, Normal: normal}
+	rep.Logs, err = readLogs(logs)
+	if err != nil {
+		fmt.Fprintf(errs, "gofio: server: %v\n", err)
+	}
+	return rep, oc.Failed
+}
+
+// statusReports sends a report of the run every --status-interval, as
+// fio's server does, until the returned function is called; that waits
+// for a report being sent.
+func (b *serverBackend) statusReports(prog *runner.Progress, send func(*netio.Report), threads []int, normal bool) (end func()) {
+	every := b.s.eta.every
+	if every <= 0 || send == nil {
+		return func() {}
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-prog.Started():
+		case <-quit:
+			return
+		}
+		next := every
+		timer := time.NewTimer(every)
+		defer timer.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-timer.C:
+			}
+			if r := prog.Report(time.Second); r != nil {
+				send(&netio.Report{Result: r, Threads: threads, Normal: normal})
+			}
+			since := prog.Elapsed()
+			for next <= since {
+				next += every
+			}
+			timer.Reset(next - since)
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
 }
 
 func (b *serverBackend) ETA() netio.ETA { return b.live.eta() }
@@ -394,4 +438,13 @@ func reportThreads(plan *jobspec.Plan) []int {
 		out = append(out, i+1)
 	}
 	return out
+}
+
+// jobNames returns the names of the plan's jobs, in order.
+func jobNames(plan *jobspec.Plan) []string {
+	names := make([]string, len(plan.Jobs))
+	for i, j := range plan.Jobs {
+		names[i] = j.Name
+	}
+	return names
 }

@@ -15,6 +15,7 @@ import (
 type serverETA struct {
 	mu        sync.Mutex
 	prog      *runner.Progress
+	names     []string // the jobs' names
 	line      *statusLine
 	threads   int
 	prevAt    time.Duration
@@ -23,10 +24,10 @@ type serverETA struct {
 }
 
 // set starts answering for a run (nil prog: no run).
-func (e *serverETA) set(prog *runner.Progress, line *statusLine, threads int) {
+func (e *serverETA) set(prog *runner.Progress, line *statusLine, names []string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.prog, e.line, e.threads = prog, line, threads
+	e.prog, e.line, e.threads, e.names = prog, line, len(names), names
 	e.prevAt, e.prevBytes, e.prevIOs = 0, [stats.NDirs]uint64{}, [stats.NDirs]uint64{}
 }
 
@@ -82,4 +83,33 @@ func (e *serverETA) eta() netio.ETA {
 	r.Threads = uint32(e.threads)
 	r.RunStr = output.CondenseStates(chars)
 	return r
+}
+
+var _ netio.VerifyStater = (*serverBackend)(nil)
+
+// VerifyStates returns the running jobs' verify state for a VTRIGGER:
+// per job thread its name and its writes so far.
+func (b *serverBackend) VerifyStates() []netio.VerifyState {
+	return b.live.verifyStates()
+}
+
+// verifyStates returns the jobs' verify state, none without a run.
+func (e *serverETA) verifyStates() []netio.VerifyState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.prog == nil {
+		return nil
+	}
+	return verifyStates(e.prog, e.names)
+}
+
+// verifyStates returns, per job of the run, its name and its writes.
+func verifyStates(prog *runner.Progress, names []string) []netio.VerifyState {
+	st := make([]runner.JobStatus, len(names))
+	prog.Snapshot(st)
+	out := make([]netio.VerifyState, len(names))
+	for i := range st {
+		out[i] = netio.VerifyState{Name: names[i], NumberIO: st[i].IOs[stats.Write]}
+	}
+	return out
 }
