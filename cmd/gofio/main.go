@@ -71,7 +71,15 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	debuglog.Reset() // the classes of --debug, once per life
+	debuglog.Reset()                      // the classes of --debug, once per life
+	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if ro.from != "" {
+		return renderReport(ro, args, stderr)
+	}
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
@@ -140,13 +148,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.lineWanted(stdout) {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
+	live, err := startLive(ro, prog, plan, s.eta.every, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	mon.start()
 	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
 	mon.close()
 	intr.finish()
 	if err != nil {
+		live.finish(nil)
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if err := live.finish(oc.Result); err != nil {
+		fmt.Fprintln(stderr, err)
 	}
 	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {
 		// fio 3.33 loses a report it cannot write (--output on a full
@@ -215,7 +232,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage)
+	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage)
 }
 
 func progName() string {
