@@ -47,7 +47,7 @@ func newScale(kind int, lo, hi, from, to float64) scale {
 	s := scale{kind: kind, from: from, to: to}
 	switch kind {
 	case linear:
-		s.lo, s.hi = 0, niceCeil(hi)
+		s.lo, s.hi = 0, axisCeil(hi)
 	case logScale:
 		if lo <= 0 {
 			lo = 1
@@ -81,17 +81,21 @@ func niceCeil(x float64) float64 {
 	return 10 * p
 }
 
+// axisCeil returns the end of a linear axis holding x: x rounded up to
+// a multiple of its tick step.
+func axisCeil(x float64) float64 {
+	step := niceCeil(x / 6)
+	return math.Ceil(x/step*(1-1e-12)) * step
+}
+
 // ticks returns the values to mark on the axis.
 func (s *scale) ticks() []float64 {
 	var out []float64
 	switch s.kind {
 	case linear:
-		step := niceCeil(s.hi / 5)
-		if step/2*5 >= s.hi*(1-1e-12) && step/2 > 0 {
-			step /= 2
-		}
-		for v := 0.0; v <= s.hi*(1+1e-9); v += step {
-			out = append(out, v)
+		step := niceCeil(s.hi / 6)
+		for k := 0; float64(k)*step <= s.hi*(1+1e-9); k++ {
+			out = append(out, float64(k)*step)
 		}
 	case logScale:
 		for v := s.lo; v <= s.hi*(1+1e-9); v *= 10 {

@@ -132,62 +132,21 @@ func renderReport(ro reportOpts, args []string, stderr io.Writer) int {
 	if err != nil {
 		return fail("--report: %v", err)
 	}
-	r := &output.Result{Time: doc.Time, GlobalOptions: doc.GlobalOptions, ElapsedMS: doc.ElapsedMS}
-	var names, targets []string
-	for _, j := range doc.Jobs {
-		r.Jobs = append(r.Jobs, j.Report)
-		names = append(names, j.Report.Name)
-	}
-	for _, opts := range append([][]output.Option{doc.GlobalOptions}, jobOptions(r)...) {
-		targets = append(targets, optionTargets(opts)...)
-	}
-	r.Groups = groupsOf(r)
-	run := &report.Run{Result: r, Source: ro.from}
+	run := report.FromDocument(doc)
 	if len(logs) > 0 {
-		s, err := report.ReadLogs(logs, names)
+		s, err := report.ReadLogs(logs, report.JobNames(run.Result))
 		if err != nil {
 			return fail("--report: %v", err)
 		}
 		run.Series = s
 	}
-	h := report.CollectHost(targets)
+	h := report.CollectHost(report.OptionTargets(run.Result))
 	h.Note = "The machine this report was made on: a result file does not record its host."
 	run.Host = &h
 	if err := writeHTMLFile(ro.html, run); err != nil {
 		return fail("--html: %v", err)
 	}
 	return 0
-}
-
-func jobOptions(r *output.Result) [][]output.Option {
-	var out [][]output.Option
-	for _, j := range r.Jobs {
-		out = append(out, j.Options)
-	}
-	return out
-}
-
-// optionTargets returns the files and directories options name.
-func optionTargets(opts []output.Option) []string {
-	var out []string
-	for _, o := range opts {
-		if o.Name == "filename" || o.Name == "directory" {
-			out = append(out, strings.Split(o.Value, ":")...)
-		}
-	}
-	return out
-}
-
-// groupsOf lists the reporting groups of r's jobs (output.Normal prints
-// one "Run status group" per entry).
-func groupsOf(r *output.Result) []output.Group {
-	var gs []output.Group
-	for _, j := range r.Jobs {
-		for len(gs) <= j.GroupID {
-			gs = append(gs, output.Group{ID: len(gs), KBBase: j.KBBase, UnitBase: j.UnitBase, SigFigs: j.SigFigs, Unified: j.Unified})
-		}
-	}
-	return gs
 }
 
 func writeHTMLFile(name string, run *report.Run) error {
