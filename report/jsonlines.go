@@ -15,6 +15,7 @@ import (
 // fio's JSON report (the same keys output.JSON writes: "jobname",
 // "read"/"write"/"trim" with "io_bytes", "bw_bytes", "iops", "clat_ns"
 // with its "percentile", ...) holding the interval's counters, then
+// "job_index" (the job's place in the report: clones share a name),
 // "time_ms" (the job's run time at the end of the interval), "start_ms"
 // and "cumulative": per direction the totals so far (io_bytes,
 // total_ios, runtime in ms). plus adds the histogram bins as JSON+ does.
@@ -39,6 +40,8 @@ func WriteIntervalLine(w io.Writer, r *output.Result, iv *Interval, plus bool) e
 		return fmt.Errorf("interval of job %s: %w", j.Name, err)
 	}
 	b := bytes.TrimSuffix(line.Bytes(), []byte("}"))
+	b = append(b, `,"job_index":`...)
+	b = strconv.AppendInt(b, int64(iv.Index), 10)
 	b = append(b, `,"time_ms":`...)
 	b = strconv.AppendUint(b, iv.EndMS, 10)
 	b = append(b, `,"start_ms":`...)
