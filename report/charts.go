@@ -21,9 +21,9 @@ var palette = []struct{ color, dash string }{
 const (
 	chartW, chartH   = 640, 300
 	plotL, plotR     = 72, 620
-	plotT, plotB     = 40, 250
-	legendY          = 24
-	titleX, titleY   = 8, 16
+	plotT, plotB     = 58, 250
+	legendY          = 42
+	titleX, titleY   = 8, 20
 	xLabelY, yLabelX = 290, 16
 )
 
