@@ -45,6 +45,11 @@ func (t *Tracker) Next(r *output.Result, keep func(i int, j *output.Job) bool) [
 		j := &r.Jobs[i]
 		k := key(i, j)
 		p := t.prev[k]
+		if j.Stats.RuntimeMS < p.RuntimeMS || ioCount(&j.Stats) < ioCount(&p) {
+			// The job's statistics were reset (the end of ramp_time):
+			// the interval starts from zero.
+			p = stats.Job{}
+		}
 		if j.Stats.RuntimeMS <= p.RuntimeMS && ioCount(&j.Stats) == ioCount(&p) {
 			continue
 		}

@@ -96,6 +96,20 @@ func takeReportArgs(args []string) ([]string, reportOpts, error) {
 	return rest, ro, nil
 }
 
+// remote reports whether a report option was given with --client or
+// --server, which it cannot follow.
+func (ro reportOpts) remote(cl *parser.CommandLine) bool {
+	if ro.html == "" && ro.intervalJSON == "" {
+		return false
+	}
+	for _, o := range cl.Fio {
+		if o.Name == "client" || o.Name == "server" {
+			return true
+		}
+	}
+	return false
+}
+
 // takesValue reports whether option name, written without '=', takes the
 // next argument as its value (getopt's required_argument).
 func takesValue(name string) bool {
@@ -248,9 +262,34 @@ func (l *liveReport) loop() {
 func (l *liveReport) take(r *output.Result, live bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// A job in ramp_time has statistics that its end discards: it has
+	// no interval yet. Records of several jobs (group_reporting) wait
+	// while any job ramps.
+	var ramping []bool
+	if live {
+		st := make([]runner.JobStatus, len(l.plan.Jobs))
+		l.prog.Snapshot(st)
+		any := false
+		for _, s := range st {
+			ramping = append(ramping, s.State == runner.StateRamp)
+			any = any || s.State == runner.StateRamp
+		}
+		if len(ramping) != len(r.Jobs) {
+			ramping = make([]bool, len(r.Jobs))
+			for i := range ramping {
+				ramping[i] = any
+			}
+		}
+	}
 	keep := func(i int, j *output.Job) bool {
+		if !live {
+			return true
+		}
+		if ramping[i] {
+			return false
+		}
 		lim, ok := l.limits[j.Name]
-		return !live || !ok || j.Stats.RuntimeMS+uint64(l.every/time.Millisecond)/2 < lim
+		return !ok || j.Stats.RuntimeMS+uint64(l.every/time.Millisecond)/2 < lim
 	}
 	for _, iv := range l.tracker.Next(r, keep) {
 		s := l.series[iv.Index]

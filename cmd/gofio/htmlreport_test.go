@@ -70,6 +70,7 @@ func TestReportModeErrors(t *testing.T) {
 		{[]string{"--report=x.json", "--html=r.html", "--bs=4k"}, "--report takes only"},
 		{[]string{"--report=x.json", "--html=r.html", "--interval-json=i"}, "--interval-json is written during a run"},
 		{[]string{"--html=", "--name=a"}, "--html needs a file name"},
+		{[]string{"--html=r.html", "--client=localhost", "job.fio"}, "local runs only"},
 		{[]string{"--name=a", "--ioengine=null", "--size=4k", "--interval-json=" + filepath.Join(dir, "no", "such", "dir")}, "--interval-json"},
 	} {
 		st, _, errs := gofio(t, tc.args...)
@@ -149,5 +150,40 @@ func TestIntervalJSON(t *testing.T) {
 		if last[i] != j.Report.Stats.RuntimeMS {
 			t.Errorf("job %d: last time_ms %d, job_runtime %d", i, last[i], j.Report.Stats.RuntimeMS)
 		}
+	}
+}
+
+// TestIntervalJSONRamp checks that the I/O of ramp_time, which the final
+// report leaves out, is in no interval either.
+func TestIntervalJSONRamp(t *testing.T) {
+	dir := t.TempDir()
+	lines, final := filepath.Join(dir, "iv.jsonl"), filepath.Join(dir, "final.json")
+	st, _, errs := gofio(t, "--name=a", "--ioengine=null", "--size=1g", "--bs=4k", "--rw=read", "--time_based", "--runtime=2s",
+		"--ramp_time=1s", "--rate_iops=500", "--interval-json="+lines, "--output-format=json", "--output="+final)
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, errs)
+	}
+	doc, err := results.ReadFile(final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var v struct {
+			Read struct {
+				IOBytes uint64 `json:"io_bytes"`
+			} `json:"read"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		sum += v.Read.IOBytes
+	}
+	if want := doc.Jobs[0].Report.Stats.Dir[0].IOBytes; sum != want {
+		t.Errorf("intervals' io_bytes %d, final report %d", sum, want)
 	}
 }

@@ -84,6 +84,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
 	}
+	if ro.remote(cl) {
+		fmt.Fprintln(stderr, "gofio: --html and --interval-json report local runs only (not --client or --server)")
+		return 1
+	}
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
 	}
