@@ -196,7 +196,6 @@ type liveReport struct {
 
 	mu         sync.Mutex
 	stop, done chan struct{}
-	last       *output.Result
 }
 
 // startLive starts following a run; it returns nil when neither option
