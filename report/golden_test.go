@@ -136,3 +136,30 @@ func TestReadLogsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainJSONSaysWhy checks that a result without histogram bins
+// (plain JSON) and without logs gets notes in place of the charts it
+// cannot draw.
+func TestPlainJSONSaysWhy(t *testing.T) {
+	run := fioRun(t)
+	run.Series = nil
+	for i := range run.Result.Jobs {
+		for d := range run.Result.Jobs[i].Stats.Dir {
+			ds := &run.Result.Jobs[i].Stats.Dir[d]
+			clear(ds.ClatHist[:])
+			clear(ds.LatHist[:])
+		}
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, run); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range DirCharts {
+		if n := strings.Count(page.String(), `data-missing="`+c+`"`); n != 2 {
+			t.Errorf("%d notes for the missing %s charts, want 2 (read, write)", n, c)
+		}
+		if strings.Contains(page.String(), `data-chart="`+c+`"`) {
+			t.Errorf("a %s chart without data", c)
+		}
+	}
+}

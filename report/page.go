@@ -219,8 +219,14 @@ func writeJob(b *bytes.Buffer, run *Run, i int) {
 		if histCount(h) == 0 {
 			n = 0
 		}
-		b.WriteString("<figure>" + histChart(j.Name+" "+dl+": "+what+" distribution", what, h, n, attrs) + "</figure>\n")
-		b.WriteString("<figure>" + percentileChart(j.Name+" "+dl+": "+what+" percentiles", what, h, n, attrs) + "</figure>\n")
+		if n == 0 {
+			for _, id := range []string{"lat-hist", "lat-pct"} {
+				fmt.Fprintf(b, "<p class=\"nodata\" data-missing=\"%s\">No latency histogram for %s %s: a plain JSON result has no bins (run with --output-format=json+).</p>\n", id, esc(j.Name), esc(dl))
+			}
+		} else {
+			b.WriteString("<figure>" + histChart(j.Name+" "+dl+": "+what+" distribution", what, h, n, attrs) + "</figure>\n")
+			b.WriteString("<figure>" + percentileChart(j.Name+" "+dl+": "+what+" percentiles", what, h, n, attrs) + "</figure>\n")
+		}
 		b.WriteString("</div>\n")
 	}
 	b.WriteString("<div class=\"charts\">\n<figure>" + depthChart(j, attrJob) + "</figure>\n</div>\n")
