@@ -19,7 +19,8 @@ type Interval struct {
 	// latency histograms and moments, distributions.
 	Delta stats.Job
 	// StartMS and EndMS are the job's run time (ms since the start of
-	// its I/O) at the two snapshots.
+	// its I/O; for a group, its members' mean, see TimeMS) at the two
+	// snapshots.
 	StartMS, EndMS uint64
 }
 
@@ -45,22 +46,27 @@ func (t *Tracker) Next(r *output.Result, keep func(i int, j *output.Job) bool) [
 		j := &r.Jobs[i]
 		k := key(i, j)
 		p := t.prev[k]
-		if j.Stats.RuntimeMS < p.RuntimeMS || ioCount(&j.Stats) < ioCount(&p) {
+		if TimeMS(&j.Stats) < TimeMS(&p) || ioCount(&j.Stats) < ioCount(&p) {
 			// The job's statistics were reset (the end of ramp_time):
 			// the interval starts from zero.
 			p = stats.Job{}
 		}
-		if j.Stats.RuntimeMS <= p.RuntimeMS && ioCount(&j.Stats) == ioCount(&p) {
+		if TimeMS(&j.Stats) <= TimeMS(&p) && ioCount(&j.Stats) == ioCount(&p) {
 			continue
 		}
 		if keep != nil && !keep(i, j) {
 			continue
 		}
-		out = append(out, Interval{Job: j, Index: i, Delta: Delta(&j.Stats, &p), StartMS: p.RuntimeMS, EndMS: j.Stats.RuntimeMS})
+		out = append(out, Interval{Job: j, Index: i, Delta: Delta(&j.Stats, &p), StartMS: TimeMS(&p), EndMS: TimeMS(&j.Stats)})
 		t.prev[k] = j.Stats
 	}
 	return out
 }
+
+// TimeMS is the run time of a job's record: job_runtime, which
+// group_reporting sums over the group's members, divided by their
+// number.
+func TimeMS(s *stats.Job) uint64 { return s.RuntimeMS / uint64(max(s.Members, 1)) }
 
 func ioCount(s *stats.Job) (n uint64) {
 	for d := range s.Dir {
@@ -98,7 +104,7 @@ func Delta(cur, prev *stats.Job) stats.Job {
 		o.Slat = accumDelta(&c.Slat, &p.Slat, &o.SlatHist)
 		o.Clat = accumDelta(&c.Clat, &p.Clat, &o.ClatHist)
 		o.Lat = accumDelta(&c.Lat, &p.Lat, &o.LatHist)
-		if ms := sub(cur.RuntimeMS, prev.RuntimeMS); ms > 0 && o.TotalIOs > 0 {
+		if ms := sub(TimeMS(cur), TimeMS(prev)); ms > 0 && o.TotalIOs > 0 {
 			bw := o.IOBytes * 1000 / ms / 1024
 			iops := o.TotalIOs * 1000 / ms
 			o.BW = stats.Accum{Min: bw, Max: bw, N: 1, Mean: float64(bw)}

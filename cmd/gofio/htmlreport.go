@@ -288,7 +288,7 @@ func (l *liveReport) take(r *output.Result, live bool) {
 			return false
 		}
 		lim, ok := l.limits[j.Name]
-		return !ok || j.Stats.RuntimeMS+uint64(l.every/time.Millisecond)/2 < lim
+		return !ok || report.TimeMS(&j.Stats)+uint64(l.every/time.Millisecond)/2 < lim
 	}
 	for _, iv := range l.tracker.Next(r, keep) {
 		s := l.series[iv.Index]

@@ -153,13 +153,27 @@ func TestIntervalJSON(t *testing.T) {
 	}
 }
 
-// TestIntervalJSONRamp checks that the I/O of ramp_time, which the final
-// report leaves out, is in no interval either.
-func TestIntervalJSONRamp(t *testing.T) {
+// TestIntervalJSONRampGroup checks that the I/O of ramp_time, which the
+// final report leaves out, is in no interval either, and that a group of
+// jobs under group_reporting writes one line per interval (its time is
+// its members' mean run time, not their sum).
+func TestIntervalJSONRampGroup(t *testing.T) {
+	for _, tc := range []struct {
+		opts  []string
+		lines int // 0: not checked
+	}{
+		{[]string{"--ramp_time=1s"}, 0},
+		{[]string{"--numjobs=3", "--group_reporting"}, 2},
+	} {
+		t.Run(strings.Join(tc.opts, " "), func(t *testing.T) { intervalSum(t, tc.opts, tc.lines) })
+	}
+}
+
+func intervalSum(t *testing.T, opts []string, wantLines int) {
 	dir := t.TempDir()
 	lines, final := filepath.Join(dir, "iv.jsonl"), filepath.Join(dir, "final.json")
-	st, _, errs := gofio(t, "--name=a", "--ioengine=null", "--size=1g", "--bs=4k", "--rw=read", "--time_based", "--runtime=2s",
-		"--ramp_time=1s", "--rate_iops=500", "--interval-json="+lines, "--output-format=json", "--output="+final)
+	st, _, errs := gofio(t, append([]string{"--name=a", "--ioengine=null", "--size=1g", "--bs=4k", "--rw=read", "--time_based", "--runtime=2s",
+		"--rate_iops=500", "--interval-json=" + lines, "--output-format=json", "--output=" + final}, opts...)...)
 	if st != 0 {
 		t.Fatalf("status %d: %s", st, errs)
 	}
@@ -172,7 +186,11 @@ func TestIntervalJSONRamp(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sum uint64
-	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+	ls := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if wantLines > 0 && len(ls) != wantLines {
+		t.Errorf("%d lines, want %d", len(ls), wantLines)
+	}
+	for _, l := range ls {
 		var v struct {
 			Read struct {
 				IOBytes uint64 `json:"io_bytes"`
