@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/stats"
@@ -78,7 +79,9 @@ func writeSummary(b *bytes.Buffer, j *output.Job) {
 		}
 	}
 	if total > 0 {
-		b.WriteString("<div class=\"scroll\"><table data-table=\"latdist\"><tr><th>latency up to</th><th>share of I/Os</th></tr>\n")
+		// One row, as fio's "lat (nsec/usec/msec)" lines: the share of
+		// I/Os in each bucket, by its upper bound.
+		var head, row strings.Builder
 		for _, x := range []struct {
 			counts []uint64
 			labels []string
@@ -86,11 +89,12 @@ func writeSummary(b *bytes.Buffer, j *output.Job) {
 		}{{st.LatNsec[:], stats.LatLabels, "ns"}, {st.LatUsec[:], stats.LatLabels, "µs"}, {st.LatMsec[:], stats.LatMsecLabels, "ms"}} {
 			for k, c := range x.counts {
 				if c > 0 {
-					fmt.Fprintf(b, "<tr><td>%s %s</td><td>%s%%</td></tr>\n", x.labels[k], x.unit, f3(float64(c)*100/float64(total)))
+					fmt.Fprintf(&head, "<th>%s %s</th>", x.labels[k], x.unit)
+					fmt.Fprintf(&row, "<td>%s%%</td>", f3(float64(c)*100/float64(total)))
 				}
 			}
 		}
-		b.WriteString("</table></div>\n")
+		fmt.Fprintf(b, "<div class=\"scroll\"><table data-table=\"latdist\"><tr><th>latency up to</th>%s</tr>\n<tr><td>share of I/Os</td>%s</tr></table></div>\n", head.String(), row.String())
 	}
 }
 
