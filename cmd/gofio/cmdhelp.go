@@ -25,6 +25,9 @@ func cmdHelp(stdout, stderr io.Writer, name, profile string) int {
 		printOptionTree(stdout, opts)
 		return 0
 	}
+	if profile == "" && printReportHelp(stdout, name) {
+		return 0
+	}
 	helpFor(stdout, stderr, opts, name)
 	return 0
 }

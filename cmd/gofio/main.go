@@ -74,10 +74,22 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	debuglog.Reset() // the classes of --debug, once per life
+	debuglog.Reset()                      // the classes of --debug, once per life
+	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if ro.from != "" {
+		return renderReport(ro, args, stderr)
+	}
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
+	}
+	if ro.remote(cl) {
+		fmt.Fprintln(stderr, "gofio: --html and --interval-json report local runs only (not --client or --server)")
+		return 1
 	}
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
@@ -146,6 +158,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.lineWanted(stdout) {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
+	live, err := startLive(ro, prog, plan, s.eta.every, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	mon.start()
 	stop, endTrigger := s.localTrigger(intr.stop, prog, jobNames(plan), con, stdout, stderr) // trigger.go
 	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: stop, ReadOnly: s.readOnly, Progress: prog})
@@ -153,8 +170,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mon.close()
 	intr.finish()
 	if err != nil {
+		live.finish(nil)
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if err := live.finish(oc.Result); err != nil {
+		fmt.Fprintln(stderr, err)
 	}
 	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {
 		// fio 3.33 loses a report it cannot write (--output on a full
@@ -238,7 +259,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage)
+	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage)
 }
 
 func progName() string {
