@@ -245,7 +245,7 @@ func (l *liveReport) loop() {
 		}
 		if since := l.prog.Elapsed(); since >= next {
 			if r := l.prog.Report(time.Second); r != nil {
-				l.take(r, true)
+				l.take(r, true, l.prog.Elapsed()-next)
 			}
 			for next <= l.prog.Elapsed() {
 				next += l.every
@@ -257,8 +257,10 @@ func (l *liveReport) loop() {
 
 // take turns snapshot r into intervals. Live, a job within half an
 // interval of its runtime= is left for the final report, so that a job
-// of N intervals writes N lines.
-func (l *liveReport) take(r *output.Result, live bool) {
+// of N intervals writes N lines; late is how long after its due time the
+// snapshot was taken (a loaded machine wakes the timer late), which does
+// not count toward that half interval.
+func (l *liveReport) take(r *output.Result, live bool, late time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	// A job in ramp_time has statistics that its end discards: it has
@@ -288,7 +290,8 @@ func (l *liveReport) take(r *output.Result, live bool) {
 			return false
 		}
 		lim, ok := l.limits[j.Name]
-		return !ok || report.TimeMS(&j.Stats)+uint64(l.every/time.Millisecond)/2 < lim
+		due := int64(report.TimeMS(&j.Stats)) - int64(late/time.Millisecond)
+		return !ok || due+int64(l.every/time.Millisecond)/2 < int64(lim)
 	}
 	for _, iv := range l.tracker.Next(r, keep) {
 		s := l.series[iv.Index]
@@ -317,7 +320,7 @@ func (l *liveReport) finish(final *output.Result) error {
 	<-l.done
 	var err error
 	if final != nil {
-		l.take(final, false)
+		l.take(final, false, 0)
 		if l.ro.html != "" {
 			h := report.CollectHost(planTargets(l.plan))
 			run := &report.Run{Result: final, Series: l.series, Host: &h, Source: "a gofio run"}
