@@ -108,6 +108,18 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.files = []*jobFile{{size: 1 << 62, fd: -1}}
 			continue
 		}
+		if t.info.Size != nil && t.job.Size == 0 && t.job.FileSize[1] == 0 {
+			// The engine's target gives the job its size (nbd's
+			// export), as an existing file does.
+			size, err := t.info.Size(t.job.EngineOptions)
+			if err != nil {
+				t.fail(err)
+				continue
+			}
+			j := *t.job
+			j.Size = size
+			t.job = &j
+		}
 		files, tl, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
 		for _, f := range files {
 			switch {
@@ -329,6 +341,12 @@ func (t *task) fail(err error) {
 	}
 	if se, ok := err.(*setupError); ok {
 		t.err, t.errFn, t.errMsg = se.errno, se.fn, se.Error()
+		return
+	}
+	if ie, ok := err.(*engine.InitError); ok && ie.Errno == 0 {
+		// Reported with nothing done and error 0, failed for the exit
+		// status (fio 3.33's nbd, sg and io_uring_cmd refusals).
+		t.errMsg, t.skipped, t.noDir = ie.Error(), true, true
 		return
 	}
 	if ie, ok := err.(*engine.InitError); ok {

@@ -20,6 +20,7 @@ var engines = []Info{
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
 	iouringEngine,
+	nbdEngine,
 	libaioEngine,
 }
 
