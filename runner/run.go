@@ -129,6 +129,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintf(infoOr(cfg), "fio: cache invalidation of %s failed: Invalid argument\n", f.path)
 			}
 		}
+		if err == nil && t.info.Check != nil {
+			err = t.info.Check(filePaths(files), t.job.EngineOptions)
+		}
 		if err != nil {
 			t.fail(err)
 			continue

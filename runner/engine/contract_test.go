@@ -34,20 +34,24 @@ type contractSpec struct {
 	// remote, when set, says why the job's file does not receive the
 	// data: the read is still compared with the write.
 	remote string
+	// skip, when set, says why the contract cannot be checked here.
+	skip string
 }
 
 // contractSpecs lists the engines that depart from the full contract,
 // each with the reason. A newly registered engine is held to the full
 // contract until it is listed here.
 var contractSpecs = map[string]contractSpec{
-	"cpuio":      {opts: []string{"cpuload=50", "cpuchunks=100"}, noData: "it burns CPU time (Info.NoIO)"},
-	"null":       {noData: "it discards its units"},
-	"falloc":     {noData: "it allocates the block's space"},
-	"ftruncate":  {noData: "a write truncates the file at its offset; reads are refused as in fio 3.33", readErr: unix.EINVAL, readErrFn: "td_io_queue"},
-	"filecreate": {noData: "its work is the open (FileOpener)"},
-	"filestat":   {noData: "its work is the open (FileOpener)"},
-	"filedelete": {noData: "its work is the open (FileOpener)"},
-	"nbd":        {setup: nbdContractServer, remote: "the data is the NBD export's (Info.NoFiles)"},
+	"cpuio":        {opts: []string{"cpuload=50", "cpuchunks=100"}, noData: "it burns CPU time (Info.NoIO)"},
+	"null":         {noData: "it discards its units"},
+	"falloc":       {noData: "it allocates the block's space"},
+	"ftruncate":    {noData: "a write truncates the file at its offset; reads are refused as in fio 3.33", readErr: unix.EINVAL, readErrFn: "td_io_queue"},
+	"filecreate":   {noData: "its work is the open (FileOpener)"},
+	"filestat":     {noData: "its work is the open (FileOpener)"},
+	"filedelete":   {noData: "its work is the open (FileOpener)"},
+	"sg":           {skip: "it needs a SCSI device (CDB encoding: TestSGEncode)"},
+	"io_uring_cmd": {skip: "it needs an NVMe generic character device, /dev/ngXnY (encoding: TestURingCmdEncode)"},
+	"nbd":          {setup: nbdContractServer, remote: "the data is the NBD export's (Info.NoFiles)"},
 }
 
 // Every registered engine keeps the contract: built for a job of one
@@ -62,6 +66,9 @@ func TestEngineContract(t *testing.T) {
 	for _, info := range Registered() {
 		t.Run(info.Name, func(t *testing.T) {
 			spec := contractSpecs[info.Name]
+			if spec.skip != "" {
+				t.Skip(spec.skip)
+			}
 			depth := 2
 			if info.Sync {
 				depth = 1 // the runner caps a synchronous engine's depth at 1

@@ -174,6 +174,10 @@ type Info struct {
 	// that exists gives its own. The runner calls it while planning;
 	// its error fails the job as New's does.
 	Size func(opts jobspec.IOEngineOptions) (uint64, error)
+	// Check, when set, checks the job's files before they are laid out
+	// or measured (sg and io_uring_cmd take only devices); its error
+	// (an *InitError) fails the job as New's does.
+	Check func(paths []string, opts jobspec.IOEngineOptions) error
 }
 
 // QueueInitError is an engine's failure to set up its queue (io_setup,

@@ -19,7 +19,9 @@ var engines = []Info{
 	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
+	sgEngine,
 	iouringEngine,
+	iouringCmdEngine,
 	nbdEngine,
 	libaioEngine,
 }
