@@ -542,3 +542,11 @@ func filePaths(files []*jobFile) []string {
 	}
 	return paths
 }
+
+// firstOr returns the first of list, "" when it is empty.
+func firstOr(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0]
+}

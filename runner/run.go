@@ -221,7 +221,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if errors.As(err, &qe) {
 				t.err, t.errFn = qe.Errno(), "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
-				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.Errno()), errno.Text(qe.Errno()))
+				if qe.Msg != "" {
+					fmt.Fprintln(cfg.Errors, qe.Msg)
+				}
+				where := "file:runner, func=io_queue_init, error=" + errno.Text(qe.Errno())
+				if qe.Where != nil {
+					where = *qe.Where
+				}
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/%s\n", os.Getpid(), int(qe.Errno()), where)
 				continue
 			}
 			if err != nil {

@@ -42,13 +42,15 @@ type contractSpec struct {
 // each with the reason. A newly registered engine is held to the full
 // contract until it is listed here.
 var contractSpecs = map[string]contractSpec{
-	"cpuio":        {opts: []string{"cpuload=50", "cpuchunks=100"}, noData: "it burns CPU time (Info.NoIO)"},
-	"null":         {noData: "it discards its units"},
-	"falloc":       {noData: "it allocates the block's space"},
-	"ftruncate":    {noData: "a write truncates the file at its offset; reads are refused as in fio 3.33", readErr: unix.EINVAL, readErrFn: "td_io_queue"},
-	"filecreate":   {noData: "its work is the open (FileOpener)"},
-	"filestat":     {noData: "its work is the open (FileOpener)"},
-	"filedelete":   {noData: "its work is the open (FileOpener)"},
+	"cpuio":      {opts: []string{"cpuload=50", "cpuchunks=100"}, noData: "it burns CPU time (Info.NoIO)"},
+	"null":       {noData: "it discards its units"},
+	"falloc":     {noData: "it allocates the block's space"},
+	"ftruncate":  {noData: "a write truncates the file at its offset; reads are refused as in fio 3.33", readErr: unix.EINVAL, readErrFn: "td_io_queue"},
+	"filecreate": {noData: "its work is the open (FileOpener)"},
+	"filestat":   {noData: "its work is the open (FileOpener)"},
+	"filedelete": {noData: "its work is the open (FileOpener)"},
+	"e4defrag": {setup: e4defragContractDonor, noData: "a write moves the block's extents to a donor file; reads are refused as in fio 3.33",
+		readErr: unix.EINVAL, readErrFn: "td_io_queue"},
 	"sg":           {skip: "it needs a SCSI device (CDB encoding: TestSGEncode)"},
 	"io_uring_cmd": {skip: "it needs an NVMe generic character device, /dev/ngXnY (encoding: TestURingCmdEncode)"},
 	"nbd":          {setup: nbdContractServer, remote: "the data is the NBD export's (Info.NoFiles)"},
@@ -90,6 +92,7 @@ func TestEngineContract(t *testing.T) {
 			if err := os.WriteFile(path, make([]byte, fileSize), 0o600); err != nil {
 				t.Fatal(err)
 			}
+			syncFile(t, path) // on disk, as a laid-out file is (e4defrag moves allocated blocks only)
 			fd := -1
 			opener, _ := eng.(FileOpener)
 			switch {
@@ -192,4 +195,21 @@ func contractFD(t *testing.T, path string) int {
 	}
 	t.Cleanup(func() { unix.Close(fd) })
 	return fd
+}
+
+// syncFile flushes path's data to its file system and drops it from the
+// page cache.
+func syncFile(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	// Drop the cached pages: ext4 refuses to move the extents of pages
+	// whose buffers the journal still holds (EBUSY).
+	unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 }

@@ -142,6 +142,10 @@ type Config struct {
 	// Paths are the job's file names (IOUnit.File indexes them), for
 	// engines that check what they are given (sg, io_uring_cmd).
 	Paths []string
+	// Dir is the job's (first) directory= and FileSize the upper bound
+	// of its filesize=, 0 when not given (e4defrag's donor).
+	Dir      string
+	FileSize uint64
 }
 
 // Info describes one registered engine.
@@ -184,9 +188,15 @@ type Info struct {
 // io_uring_setup). fio 3.33 reports it as the job's error, on its info
 // stream: "fio: pid=N, err=E/file:..., func=io_queue_init, error=TEXT"
 // (observed at iodepth=100000: libaio err=11, io_uring err=22).
+//
+// An engine whose own setup fails this way (e4defrag) sets Msg, printed
+// on stderr first ("fio: io engine NAME init failed."), and Where, what
+// fio prints after "err=E/" when it is not the default.
 type QueueInitError struct {
 	errno unix.Errno
 	err   error
+	Msg   string
+	Where *string
 }
 
 // Errno is the errno of the failed setup call.

@@ -19,6 +19,7 @@ var engines = []Info{
 	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
+	e4defragEngine,
 	sgEngine,
 	iouringEngine,
 	iouringCmdEngine,
