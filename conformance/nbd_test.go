@@ -65,8 +65,8 @@ func nbdkitMemory(t *testing.T, size string, tcp bool) string {
 // fio 3.33 (whose nbd engine is libnbd's client) and gofio, each against
 // a server of its own, and compares the exit status, the "fio: connected
 // to NBD server" line, the JSON key tree and its deterministic values
-// (io_bytes and total_ios per direction; a job without size= does the
-// whole export), and for one job the normal report's skeleton.
+// (io_bytes and total_ios per direction, syncs; a job without size= does
+// the whole export), and for one job the normal report's skeleton.
 func TestNBD(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
@@ -115,8 +115,9 @@ func TestNBD(t *testing.T) {
 				t.Errorf("JSON key tree (-fio +gofio):\n%s", diff)
 			}
 			uriOpt := func(n *Node) string { return n.Get("jobs").Kids[0].Get("job options", "uri").Text }
-			fv := DeterministicJSON(fj, IOPerDir, uriOpt(fj), "URI")
-			gv := DeterministicJSON(gj, IOPerDir, uriOpt(gj), "URI")
+			syncs := func(n *Node) string { return "sync/total_ios=" + n.Get("jobs").Kids[0].Get("sync", "total_ios").Text }
+			fv := append(DeterministicJSON(fj, IOPerDir, uriOpt(fj), "URI"), syncs(fj))
+			gv := append(DeterministicJSON(gj, IOPerDir, uriOpt(gj), "URI"), syncs(gj))
 			if diff := cmp.Diff(fv, gv); diff != "" {
 				t.Errorf("JSON deterministic values (-fio +gofio):\n%s", diff)
 			}
