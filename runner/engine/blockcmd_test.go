@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"path/filepath"
 	"testing"
 	"unsafe"
 
@@ -157,4 +158,76 @@ func TestURingBigEntries(t *testing.T) {
 		t.Errorf("CQEs %+v %+v", *c0, *c1)
 	}
 	r.cqAdvance(2)
+}
+
+// The io_uring_cmd engine's whole path on a file that takes no
+// passthrough commands: the 128-byte SQE is accepted and its completion,
+// reaped from the 32-byte CQEs, carries the kernel's refusal
+// (EOPNOTSUPP: regular files have no uring_cmd).
+func TestURingCmdEngineRefusedByFile(t *testing.T) {
+	units := asyncTUnits(t, 2, 4096)
+	cfg := Config{IODepth: 2, Units: units, Options: engineOpts(t, "io_uring_cmd")}
+	ue, err := newUringEngine(cfg, uringSetupSQE128|uringSetupCQE32)
+	if err != nil {
+		t.Skipf("io_uring with SQE128/CQE32 unavailable here: %v", err)
+	}
+	e := &uringCmdEngine{uringEngine: ue, nsid: []uint32{1}, lbaShift: []uint{9}, ranges: make([]nvmeDSMRange, 2)}
+	defer e.Close()
+	fd, err := unix.Open(filepath.Join(t.TempDir(), "f"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	units[0].Op, units[0].FD, units[0].Offset = OpRead, fd, 4096
+	units[1].Op, units[1].FD, units[1].Offset = OpTrim, fd, 0
+	for _, u := range units {
+		if st := e.Queue(u); st != Queued {
+			t.Fatalf("Queue: status %d", st)
+		}
+	}
+	if n, err := e.Commit(); err != nil || n != 2 {
+		t.Fatalf("Commit = %d, %v", n, err)
+	}
+	done := make([]*IOUnit, 2)
+	n, err := e.Reap(2, done)
+	if err != nil || n != 2 {
+		t.Fatalf("Reap = %d, %v", n, err)
+	}
+	for _, u := range done {
+		if u.Err != unix.EOPNOTSUPP || u.Result != 0 {
+			t.Errorf("op %d: Result %d, Err %v; want 0, EOPNOTSUPP", u.Op, u.Result, u.Err)
+		}
+	}
+	u := units[0]
+	u.Offset = 100 // not a multiple of the 512-byte blocks
+	if st := e.Queue(u); st != Completed || u.Err != unix.EINVAL {
+		t.Errorf("unaligned read: status %d, Err %v; want Completed, EINVAL", st, u.Err)
+	}
+}
+
+// The sg engine's SG_IO path on descriptors that are no SCSI devices:
+// READ CAPACITY fails on /dev/null (which is why fio and gofio refuse
+// it), and a unit's command on a regular file comes back with the
+// kernel's ENOTTY.
+func TestSGExecRefused(t *testing.T) {
+	if _, _, err := sgReadCapacity("/dev/null"); err == nil {
+		t.Error("READ CAPACITY on /dev/null succeeded")
+	}
+	fd, err := unix.Open(filepath.Join(t.TempDir(), "f"), unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	e := &sgEng{devs: []sgDev{{enc: sgEncoder{bs: 512}}}}
+	u := asyncTUnits(t, 1, 4096)[0]
+	for _, op := range []Op{OpRead, OpWrite, OpTrim, OpFsync} {
+		u.Op, u.FD, u.Offset = op, fd, 8192
+		if st := e.Queue(u); st != Completed || u.Err != unix.ENOTTY || u.Result != 0 {
+			t.Errorf("op %d: status %d, Result %d, Err %v; want ENOTTY", op, st, u.Result, u.Err)
+		}
+	}
+	u.Op, u.Offset = OpRead, 100
+	if e.Queue(u); u.Err != unix.EINVAL {
+		t.Errorf("unaligned read: Err %v, want EINVAL", u.Err)
+	}
 }
