@@ -177,8 +177,8 @@ var execOptions = []Option{
 
 // e4defragOptions are the private options of the e4defrag engine.
 var e4defragOptions = []Option{
-	{Name: "donorname", Kind: KindString, Type: "string (opt=bla)", Help: "File used as a block donor"},
-	{Name: "inplace", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=1", Help: "Alloc and free space inside defrag event"},
+	{Name: "donorname", Kind: KindString, Type: "string (opt=bla)", Help: "File used as a block donor", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.DonorName })},
+	{Name: "inplace", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=1", Help: "Alloc and free space inside defrag event", Set: setEngineInt("inplace", func(o *IOEngineOptions) *int { return &o.InPlace })},
 }
 
 // gfapiOptions are the private options of the gfapi engine.
@@ -195,11 +195,11 @@ var mtdOptions = []Option{
 
 // sgOptions are the private options of the sg engine.
 var sgOptions = []Option{
-	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions"},
-	{Name: "readfua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Read operations"},
-	{Name: "writefua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Write operations"},
-	{Name: "sg_write_mode", Kind: KindChoice, Type: "string (opt=bla)", Default: "write", Help: "Specify SCSI WRITE mode", Choices: []Choice{{"write", "Issue standard SCSI WRITE commands"}, {"write_and_verify", "Issue SCSI WRITE AND VERIFY commands"}, {"verify", "Issue SCSI WRITE AND VERIFY commands. This option is deprecated. Use write_and_verify instead."}, {"write_same", "Issue SCSI WRITE SAME commands"}, {"same", "Issue SCSI WRITE SAME commands. This option is deprecated. Use write_same instead."}, {"write_same_ndob", "Issue SCSI WRITE SAME(16) commands with NDOB flag set"}, {"verify_bytchk_00", "Issue SCSI VERIFY commands with BYTCHK set to 00"}, {"verify_bytchk_01", "Issue SCSI VERIFY commands with BYTCHK set to 01"}, {"verify_bytchk_11", "Issue SCSI VERIFY commands with BYTCHK set to 11"}, {"write_stream", "Issue SCSI WRITE STREAM(16) commands"}}},
-	{Name: "stream_id", Kind: KindInt, Type: "integer value (opt=100)", Default: "0", Help: "Stream ID for WRITE STREAM(16) commands"},
+	{Name: "hipri", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Use polled IO completions", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.HiPri })},
+	{Name: "readfua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Read operations", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.ReadFUA })},
+	{Name: "writefua", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Help: "Set FUA flag (force unit access) for all Write operations", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.WriteFUA })},
+	{Name: "sg_write_mode", Kind: KindChoice, Type: "string (opt=bla)", Default: "write", Help: "Specify SCSI WRITE mode", Choices: []Choice{{"write", "Issue standard SCSI WRITE commands"}, {"write_and_verify", "Issue SCSI WRITE AND VERIFY commands"}, {"verify", "Issue SCSI WRITE AND VERIFY commands. This option is deprecated. Use write_and_verify instead."}, {"write_same", "Issue SCSI WRITE SAME commands"}, {"same", "Issue SCSI WRITE SAME commands. This option is deprecated. Use write_same instead."}, {"write_same_ndob", "Issue SCSI WRITE SAME(16) commands with NDOB flag set"}, {"verify_bytchk_00", "Issue SCSI VERIFY commands with BYTCHK set to 00"}, {"verify_bytchk_01", "Issue SCSI VERIFY commands with BYTCHK set to 01"}, {"verify_bytchk_11", "Issue SCSI VERIFY commands with BYTCHK set to 11"}, {"write_stream", "Issue SCSI WRITE STREAM(16) commands"}}, Set: setSGWriteMode},
+	{Name: "stream_id", Kind: KindInt, Type: "integer value (opt=100)", Default: "0", Help: "Stream ID for WRITE STREAM(16) commands", Set: setEngineInt("stream_id", func(o *IOEngineOptions) *int { return &o.StreamID })},
 }
 
 // ioUringOptions are the private options of the io_uring engine.
@@ -222,7 +222,7 @@ var ioUringOptions = []Option{
 
 // nbdOptions are the private options of the nbd engine.
 var nbdOptions = []Option{
-	{Name: "uri", Kind: KindString, Type: "string (opt=bla)", Help: "Name of NBD URI"},
+	{Name: "uri", Kind: KindString, Type: "string (opt=bla)", Help: "Name of NBD URI", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.URI })},
 }
 
 // libaioOptions are the private options of the libaio engine.

@@ -50,6 +50,16 @@ type IOEngineOptions struct {
 	// filestat.
 	StatType StatType
 
+	// Block-device engines: nbd's uri, e4defrag's donorname and inplace,
+	// sg's readfua, writefua, sg_write_mode and stream_id.
+	URI         string
+	DonorName   string
+	InPlace     int
+	ReadFUA     bool
+	WriteFUA    bool
+	SGWriteMode SGWriteMode
+	StreamID    int
+
 	// Other holds the options of the engines gofio cannot run yet (net,
 	// exec, sg, nbd, rdma, …), checked by their rows and kept as written,
 	// in the order first given.
@@ -67,6 +77,22 @@ type CPUMode uint8
 const (
 	CPUNoop  CPUMode = iota // spin for cpuchunks µs
 	CPUQsort                // sort an array of random numbers
+)
+
+// SGWriteMode is sg's sg_write_mode.
+type SGWriteMode uint8
+
+// The sg_write_mode choices ("verify" and "same" are the deprecated names
+// of write_and_verify and write_same).
+const (
+	SGWrite          SGWriteMode = iota // WRITE(10/16)
+	SGWriteAndVerify                    // WRITE AND VERIFY(10/16)
+	SGWriteSame                         // WRITE SAME(10/16)
+	SGWriteSameNDOB                     // WRITE SAME(16) with NDOB
+	SGVerifyBytchk00                    // VERIFY(10/16), BYTCHK 00
+	SGVerifyBytchk01                    // VERIFY(10/16), BYTCHK 01
+	SGVerifyBytchk11                    // VERIFY(10/16), BYTCHK 11
+	SGWriteStream                       // WRITE STREAM(16)
 )
 
 // StatType is filestat's stat_type.
@@ -274,7 +300,21 @@ var (
 		func(o *IOEngineOptions, i int) { o.StatType = StatType(i) })
 	setCmdType = setEngineChoice([]string{"nvme"},
 		func(o *IOEngineOptions, i int) { o.CmdType = "nvme" })
+	setSGWriteMode = setEngineChoice([]string{"write", "write_and_verify", "verify", "write_same", "same",
+		"write_same_ndob", "verify_bytchk_00", "verify_bytchk_01", "verify_bytchk_11", "write_stream"},
+		func(o *IOEngineOptions, i int) {
+			o.SGWriteMode = [...]SGWriteMode{SGWrite, SGWriteAndVerify, SGWriteAndVerify, SGWriteSame, SGWriteSame,
+				SGWriteSameNDOB, SGVerifyBytchk00, SGVerifyBytchk01, SGVerifyBytchk11, SGWriteStream}[i]
+		})
 )
+
+// setEngineString returns the setter of a string engine option.
+func setEngineString(field func(*IOEngineOptions) *string) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		*field(&j.EngineOptions) = value
+		return nil
+	}
+}
 
 // setOtherEngineOption returns the setter of an option of an engine gofio
 // cannot run yet: the value, which the reader checked against the row,

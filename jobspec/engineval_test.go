@@ -57,6 +57,17 @@ func TestEngineOptionValues(t *testing.T) {
 		}},
 		{"filestat", []string{"stat_type=lstat"}, func(o *IOEngineOptions) { o.StatType = StatLstat }},
 		{"filestat", []string{"stat_type=statx"}, func(o *IOEngineOptions) { o.StatType = StatStatx }},
+		{"nbd", []string{"uri=nbd+unix:///?socket=/tmp/s"}, func(o *IOEngineOptions) { o.URI = "nbd+unix:///?socket=/tmp/s" }},
+		{"e4defrag", []string{"donorname=d.def", "inplace=1"}, func(o *IOEngineOptions) { o.DonorName, o.InPlace = "d.def", 1 }},
+		{"sg", []string{"hipri", "readfua=1", "writefua=1", "stream_id=7"}, func(o *IOEngineOptions) {
+			o.HiPri, o.ReadFUA, o.WriteFUA, o.StreamID = true, true, true, 7
+		}},
+		{"sg", []string{"sg_write_mode=verify"}, func(o *IOEngineOptions) { o.SGWriteMode = SGWriteAndVerify }},
+		{"sg", []string{"sg_write_mode=same"}, func(o *IOEngineOptions) { o.SGWriteMode = SGWriteSame }},
+		{"sg", []string{"sg_write_mode=write_same_ndob"}, func(o *IOEngineOptions) { o.SGWriteMode = SGWriteSameNDOB }},
+		{"sg", []string{"sg_write_mode=verify_bytchk_11"}, func(o *IOEngineOptions) { o.SGWriteMode = SGVerifyBytchk11 }},
+		{"sg", []string{"sg_write_mode=write_stream"}, func(o *IOEngineOptions) { o.SGWriteMode = SGWriteStream }},
+		{"io_uring_cmd", []string{"cmd_type=nvme", "fixedbufs", "nonvectored=0"}, func(o *IOEngineOptions) { o.FixedBufs, o.NonVectored = true, 0 }},
 		// Engines gofio cannot run: checked, kept as written.
 		{"net", []string{"hostname=h", "port=8765", "proto=udp", "port=8766"}, func(o *IOEngineOptions) {
 			o.Other = []RawOption{{"hostname", "h"}, {"port", "8766"}, {"protocol", "udp"}}
@@ -105,6 +116,8 @@ func TestEngineOptionBadValues(t *testing.T) {
 		{"filestat", "stat_type=fstat", "fio: failed parsing stat_type=fstat"},
 		{"net", "port=0", "port: min value out of range: 0 (1 min)\nfio: failed parsing port=0"},
 		{"libaio", "hipri=1", "Bad option <hipri=1>"},
+		{"e4defrag", "inplace=2", "inplace: max value out of range: 2 (1 max)\nfio: failed parsing inplace=2"},
+		{"io_uring_cmd", "cmd_type=scsi", "fio: failed parsing cmd_type=scsi"},
 	}
 	for _, tt := range tests {
 		_, err := ParseEngineOptions(tt.engine, tt.opt)

@@ -533,3 +533,20 @@ func (f *jobFile) close() {
 		f.fd = -1
 	}
 }
+
+// filePaths returns the paths of files, in order.
+func filePaths(files []*jobFile) []string {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
+	}
+	return paths
+}
+
+// firstOr returns the first of list, "" when it is empty.
+func firstOr(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0]
+}

@@ -109,6 +109,18 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.files = []*jobFile{{size: 1 << 62, fd: -1}}
 			continue
 		}
+		if t.info.Size != nil && t.job.Size == 0 && t.job.FileSize[1] == 0 {
+			// The engine's target gives the job its size (nbd's
+			// export), as an existing file does.
+			size, err := t.info.Size(t.job.EngineOptions)
+			if err != nil {
+				t.fail(err)
+				continue
+			}
+			j := *t.job
+			j.Size = size
+			t.job = &j
+		}
 		files, tl, err := planJobFiles(t.job, cfg.Errors, cfg.ReadOnly)
 		for _, f := range files {
 			switch {
@@ -117,6 +129,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			case f.past && t.job.Invalidate && err == nil:
 				fmt.Fprintf(infoOr(cfg), "fio: cache invalidation of %s failed: Invalid argument\n", f.path)
 			}
+		}
+		if err == nil && t.info.Check != nil {
+			err = t.info.Check(filePaths(files), t.job.EngineOptions)
 		}
 		if err != nil {
 			t.fail(err)
@@ -207,7 +222,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			if errors.As(err, &qe) {
 				t.err, t.errFn = qe.Errno(), "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
-				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.Errno()), errno.Text(qe.Errno()))
+				if qe.Msg != "" {
+					fmt.Fprintln(cfg.Errors, qe.Msg)
+				}
+				where := "file:runner, func=io_queue_init, error=" + errno.Text(qe.Errno())
+				if qe.Where != nil {
+					where = *qe.Where
+				}
+				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/%s\n", os.Getpid(), int(qe.Errno()), where)
 				continue
 			}
 			if err != nil {
@@ -330,6 +352,12 @@ func (t *task) fail(err error) {
 	}
 	if se, ok := err.(*setupError); ok {
 		t.err, t.errFn, t.errMsg = se.errno, se.fn, se.Error()
+		return
+	}
+	if ie, ok := err.(*engine.InitError); ok && ie.Errno == 0 {
+		// Reported with nothing done and error 0, failed for the exit
+		// status (fio 3.33's nbd, sg and io_uring_cmd refusals).
+		t.errMsg, t.skipped, t.noDir = ie.Error(), true, true
 		return
 	}
 	if ie, ok := err.(*engine.InitError); ok {

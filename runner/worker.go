@@ -161,7 +161,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
 		Job: j.Name, Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
-		MayHang: mayHang})
+		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1]})
 	if err != nil {
 		w.release()
 		return nil, err

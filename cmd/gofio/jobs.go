@@ -215,6 +215,10 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	for _, j := range plan.Jobs {
 		name, _ := jobspec.ResolveEngine(j.IOEngine)
 		if _, err := engine.Lookup(name); err != nil {
+			if why, ok := engine.Unavailable(name); ok {
+				fmt.Fprintf(stderr, "gofio: ioengine %s is not supported: %s (job %s)\n", j.IOEngine, why, j.Name)
+				return s.failed(b, stdout)
+			}
 			fmt.Fprintf(stderr, "gofio: ioengine %s is not supported yet (job %s)\n", j.IOEngine, j.Name)
 			return s.failed(b, stdout)
 		}

@@ -139,6 +139,13 @@ type Config struct {
 	// system, where a transfer may wait without bound: the engine makes
 	// its blocking calls through the scheduler (sys_rw_linux.go).
 	MayHang bool
+	// Paths are the job's file names (IOUnit.File indexes them), for
+	// engines that check what they are given (sg, io_uring_cmd).
+	Paths []string
+	// Dir is the job's (first) directory= and FileSize the upper bound
+	// of its filesize=, 0 when not given (e4defrag's donor).
+	Dir      string
+	FileSize uint64
 }
 
 // Info describes one registered engine.
@@ -166,15 +173,30 @@ type Info struct {
 	// counted, so only runtime ends the job, and fio prints no job line
 	// for it.
 	NoIO bool
+	// Size, when set, returns the size of the engine's one target (the
+	// export of an NBD server): a job without size= gets it, as a file
+	// that exists gives its own. The runner calls it while planning;
+	// its error fails the job as New's does.
+	Size func(opts jobspec.IOEngineOptions) (uint64, error)
+	// Check, when set, checks the job's files before they are laid out
+	// or measured (sg and io_uring_cmd take only devices); its error
+	// (an *InitError) fails the job as New's does.
+	Check func(paths []string, opts jobspec.IOEngineOptions) error
 }
 
 // QueueInitError is an engine's failure to set up its queue (io_setup,
 // io_uring_setup). fio 3.33 reports it as the job's error, on its info
 // stream: "fio: pid=N, err=E/file:..., func=io_queue_init, error=TEXT"
 // (observed at iodepth=100000: libaio err=11, io_uring err=22).
+//
+// An engine whose own setup fails this way (e4defrag) sets Msg, printed
+// on stderr first ("fio: io engine NAME init failed."), and Where, what
+// fio prints after "err=E/" when it is not the default.
 type QueueInitError struct {
 	errno unix.Errno
 	err   error
+	Msg   string
+	Where *string
 }
 
 // Errno is the errno of the failed setup call.
@@ -187,14 +209,27 @@ func (e *QueueInitError) Unwrap() error { return e.err }
 // init failed"). fio reports it as a job that failed before its I/O, on
 // stderr: Msg, then "fio: pid=0, err=E/file:filesetup.c, func=FN,
 // error=TEXT".
+//
+// With Errno 0 only Msg is printed, and the job fails with error 0: fio
+// 3.33's engines that refuse their target with a message of their own
+// (nbd's connection, io_uring_cmd's device) report it so.
 type InitError struct {
 	Errno unix.Errno
 	Fn    string // the failing step, fio's func= name
 	Msg   string // printed before fio's line
+	// File is fio's source file in the pid line; "" means filesetup.c.
+	File string
 }
 
 func (e *InitError) Error() string {
-	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.Errno), e.Fn, errno.Text(e.Errno))
+	if e.Errno == 0 {
+		return e.Msg
+	}
+	file := e.File
+	if file == "" {
+		file = "filesetup.c"
+	}
+	s := fmt.Sprintf("fio: pid=0, err=%d/file:%s, func=%s, error=%s", int(e.Errno), file, e.Fn, errno.Text(e.Errno))
 	if e.Msg != "" {
 		s = e.Msg + "\n" + s
 	}

@@ -45,6 +45,16 @@ type uringEngine struct {
 
 // newIOUring builds an io_uring engine for one job.
 func newIOUring(cfg Config) (Engine, error) {
+	e, err := newUringEngine(cfg, 0)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// newUringEngine builds the ring of an io_uring or io_uring_cmd job, with
+// the extra setup flags (SQE128, CQE32).
+func newUringEngine(cfg Config, setupFlags uint32) (*uringEngine, error) {
 	e := &uringEngine{units: cfg.Units, depth: cfg.IODepth}
 	if e.depth < 1 {
 		e.depth = 1
@@ -77,7 +87,7 @@ func newIOUring(cfg Config) (Engine, error) {
 
 	// No IORING_SETUP_CLAMP: like fio 3.33, a depth over the kernel's
 	// 32768 entries fails (EINVAL) rather than running with fewer.
-	var p uringParams
+	p := uringParams{Flags: setupFlags}
 	if e.iopoll {
 		p.Flags |= uringSetupIOPoll
 	}

@@ -19,7 +19,11 @@ var engines = []Info{
 	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
+	e4defragEngine,
+	sgEngine,
 	iouringEngine,
+	iouringCmdEngine,
+	nbdEngine,
 	libaioEngine,
 }
 

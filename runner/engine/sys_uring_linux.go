@@ -14,10 +14,12 @@ import (
 
 // Setup flags (io_uring_params.flags).
 const (
-	uringSetupIOPoll = 1 << 0 // IORING_SETUP_IOPOLL: busy-poll for completions
-	uringSetupSQPoll = 1 << 1 // IORING_SETUP_SQPOLL: a kernel thread polls the SQ
-	uringSetupSQAff  = 1 << 2 // IORING_SETUP_SQ_AFF: pin it to sq_thread_cpu
-	uringSetupClamp  = 1 << 4 // IORING_SETUP_CLAMP: clamp entries to the maximum
+	uringSetupIOPoll = 1 << 0  // IORING_SETUP_IOPOLL: busy-poll for completions
+	uringSetupSQPoll = 1 << 1  // IORING_SETUP_SQPOLL: a kernel thread polls the SQ
+	uringSetupSQAff  = 1 << 2  // IORING_SETUP_SQ_AFF: pin it to sq_thread_cpu
+	uringSetupClamp  = 1 << 4  // IORING_SETUP_CLAMP: clamp entries to the maximum
+	uringSetupSQE128 = 1 << 10 // IORING_SETUP_SQE128: 128-byte SQEs (io_uring_cmd)
+	uringSetupCQE32  = 1 << 11 // IORING_SETUP_CQE32: 32-byte CQEs (io_uring_cmd)
 )
 
 // Features (io_uring_params.features).
@@ -54,6 +56,7 @@ const (
 	uringOpWriteFixed = 5  // IORING_OP_WRITE_FIXED
 	uringOpRead       = 22 // IORING_OP_READ
 	uringOpWrite      = 23 // IORING_OP_WRITE
+	uringOpURingCmd   = 46 // IORING_OP_URING_CMD
 )
 
 // SQE flags (io_uring_sqe.flags).
@@ -187,6 +190,9 @@ type uringRing struct {
 	sqLocal  uint32 // our next SQ tail, published by submit
 	cqLocal  uint32 // our CQ head
 	features uint32
+	// sqeShift and cqeShift are 1 for the big SQEs (SQE128: two
+	// uringSQE per entry) and CQEs (CQE32: two uringCQE per entry).
+	sqeShift, cqeShift uint
 }
 
 // newUringRing sets up a ring of at least entries SQEs with the given
@@ -197,6 +203,12 @@ func newUringRing(entries uint32, p *uringParams) (*uringRing, error) {
 		return nil, err
 	}
 	r := &uringRing{fd: fd, params: *p, features: p.Features}
+	if p.Flags&uringSetupSQE128 != 0 {
+		r.sqeShift = 1
+	}
+	if p.Flags&uringSetupCQE32 != 0 {
+		r.cqeShift = 1
+	}
 	if err := r.mmap(); err != nil {
 		r.close()
 		return nil, err
@@ -207,7 +219,7 @@ func newUringRing(entries uint32, p *uringParams) (*uringRing, error) {
 func (r *uringRing) mmap() error {
 	p := &r.params
 	sqSize := int(p.SQOff.Array) + int(p.SQEntries)*4
-	cqSize := int(p.CQOff.CQEs) + int(p.CQEntries)*int(unsafe.Sizeof(uringCQE{}))
+	cqSize := int(p.CQOff.CQEs) + int(p.CQEntries<<r.cqeShift)*int(unsafe.Sizeof(uringCQE{}))
 	single := p.Features&uringFeatSingleMmap != 0
 	if single && cqSize > sqSize {
 		sqSize = cqSize
@@ -227,7 +239,7 @@ func (r *uringRing) mmap() error {
 		}
 		cq = r.cqMem
 	}
-	sqeSize := int(p.SQEntries) * int(unsafe.Sizeof(uringSQE{}))
+	sqeSize := int(p.SQEntries<<r.sqeShift) * int(unsafe.Sizeof(uringSQE{}))
 	r.sqeMem, err = unix.Mmap(r.fd, uringOffSQEs, sqeSize, prot, flags)
 	if err != nil {
 		return fmt.Errorf("mmap SQEs: %w", err)
@@ -239,11 +251,11 @@ func (r *uringRing) mmap() error {
 	r.sqFlags = u32(r.sqMem, p.SQOff.Flags)
 	r.sqMask = *u32(r.sqMem, p.SQOff.RingMask)
 	r.sqArray = unsafe.Slice(u32(r.sqMem, p.SQOff.Array), p.SQEntries)
-	r.sqes = unsafe.Slice((*uringSQE)(unsafe.Pointer(&r.sqeMem[0])), p.SQEntries)
+	r.sqes = unsafe.Slice((*uringSQE)(unsafe.Pointer(&r.sqeMem[0])), p.SQEntries<<r.sqeShift)
 	r.cqHead = u32(cq, p.CQOff.Head)
 	r.cqTail = u32(cq, p.CQOff.Tail)
 	r.cqMask = *u32(cq, p.CQOff.RingMask)
-	r.cqes = unsafe.Slice((*uringCQE)(unsafe.Pointer(&cq[p.CQOff.CQEs])), p.CQEntries)
+	r.cqes = unsafe.Slice((*uringCQE)(unsafe.Pointer(&cq[p.CQOff.CQEs])), p.CQEntries<<r.cqeShift)
 
 	// SQE i always sits in SQ array slot i: fill the indirection once.
 	for i := range r.sqArray {
@@ -278,13 +290,13 @@ func (r *uringRing) close() error {
 
 // sqSpace is how many SQEs can be written before the SQ is full.
 func (r *uringRing) sqSpace() uint32 {
-	return uint32(len(r.sqes)) - (r.sqLocal - atomic.LoadUint32(r.sqHead))
+	return uint32(len(r.sqArray)) - (r.sqLocal - atomic.LoadUint32(r.sqHead))
 }
 
 // nextSQE returns the next free SQE, to be filled by the caller; the
 // caller has checked sqSpace.
 func (r *uringRing) nextSQE() *uringSQE {
-	sqe := &r.sqes[r.sqLocal&r.sqMask]
+	sqe := &r.sqes[(r.sqLocal&r.sqMask)<<r.sqeShift]
 	r.sqLocal++
 	return sqe
 }
@@ -301,7 +313,7 @@ func (r *uringRing) cqReady() uint32 {
 
 // cqe returns the i'th waiting CQE.
 func (r *uringRing) cqe(i uint32) *uringCQE {
-	return &r.cqes[(r.cqLocal+i)&r.cqMask]
+	return &r.cqes[((r.cqLocal+i)&r.cqMask)<<r.cqeShift]
 }
 
 // cqAdvance releases n CQEs to the kernel.
