@@ -36,7 +36,7 @@ var implemented = map[string]bool{
 	"client":              true,
 	"remote-config":       true,
 	"cpuclock-test":       false,
-	"crctest":             false,
+	"crctest":             true,
 	"memcpytest":          false,
 	"idle-prof":           false,
 	"status-interval":     true,
