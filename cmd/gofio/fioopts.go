@@ -35,7 +35,7 @@ var implemented = map[string]bool{
 	"daemonize":           false,
 	"client":              true,
 	"remote-config":       true,
-	"cpuclock-test":       false,
+	"cpuclock-test":       true,
 	"crctest":             true,
 	"memcpytest":          false,
 	"idle-prof":           false,

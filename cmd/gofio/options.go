@@ -107,6 +107,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 		s.terseVersion = v
+	case "cpuclock-test":
+		return true, cpuclockTest(stdout)
 	case "inflate-log":
 		return true, inflateLog(o.Value, stdout, stderr)
 	case "latency-log":
