@@ -27,7 +27,7 @@ var implemented = map[string]bool{
 	"section":             true,
 	"inflate-log":         true,
 	"alloc-size":          true,
-	"profile":             true, // with --cmdhelp; running a profile is refused
+	"profile":             true,
 	"warnings-fatal":      true,
 	"max-jobs":            true,
 	"terse-version":       true,

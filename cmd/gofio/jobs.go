@@ -140,11 +140,12 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		return s.failed(b, stdout)
 	}
 	update()
-	if err := b.EndCmdline(); err != nil {
-		return s.failed(b, stdout)
-	}
 	if s.parse.profile != "" {
-		fmt.Fprintln(stderr, "gofio: option --profile is not supported yet (gofio runs no built-in profiles)")
+		if err := s.addProfile(b, cl, stderr); err != nil {
+			return s.failed(b, stdout)
+		}
+	}
+	if err := b.EndCmdline(); err != nil {
 		return s.failed(b, stdout)
 	}
 

@@ -46,6 +46,8 @@ type settings struct {
 	// failure instead of printing their lines (the server prints them
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
+	// profileFrom is the index of the first job of --profile's (profiles.go).
+	profileFrom int
 }
 
 // formats is the set of report formats selected.
@@ -104,7 +106,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var log io.Writer // progress lines: only in normal mode, as fio
 	if s.formats.normal {
-		printHeaders(bw, plan)
+		printHeaders(bw, plan, s.parse.profile == "")
 		bw.Flush()
 		log = con
 	}
@@ -145,6 +147,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	if s.parse.profile == "act" {
+		// ACT's table comes before the report, on the informational
+		// stream (fio prints it on stdout).
+		if s.formats.normal {
+			con.print(func(w io.Writer) error { actReport(w, oc.Result); return nil })
+		} else {
+			actReport(msgs, oc.Result)
+		}
+	}
 	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {
 		// fio 3.33 loses a report it cannot write (--output on a full
 		// disk) without a word and exits as its jobs did; gofio keeps
@@ -179,7 +190,8 @@ func (s *settings) report(w io.Writer, r *output.Result) error {
 
 // printHeaders prints what fio prints before the jobs start: the job
 // lines, the version, and the Starting line.
-func printHeaders(w io.Writer, plan *jobspec.Plan) {
+// fio 3.33 prints no version line before a profile's jobs (observed).
+func printHeaders(w io.Writer, plan *jobspec.Plan, versionLine bool) {
 	threads, procs := 0, 0
 	for _, j := range plan.Jobs {
 		if j.Thread {
@@ -189,7 +201,9 @@ func printHeaders(w io.Writer, plan *jobspec.Plan) {
 		}
 	}
 	printJobLines(w, plan)
-	output.Version(w)
+	if versionLine {
+		output.Version(w)
+	}
 	output.Starting(w, threads, procs)
 }
 
