@@ -151,8 +151,9 @@ func crossCPUClock(w io.Writer) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The thread stays locked: it ends with the goroutine
+			// instead of going back to Go's pool pinned to cpu.
 			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
 			var one unix.CPUSet
 			one.Set(cpu)
 			if err := unix.SchedSetaffinity(0, &one); err != nil {

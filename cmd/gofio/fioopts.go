@@ -38,7 +38,7 @@ var implemented = map[string]bool{
 	"cpuclock-test":       true,
 	"crctest":             true,
 	"memcpytest":          false,
-	"idle-prof":           false,
+	"idle-prof":           true,
 	"status-interval":     true,
 	"trigger-file":        false,
 	"trigger-timeout":     false,

@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -46,6 +47,8 @@ type settings struct {
 	// failure instead of printing their lines (the server prints them
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
+	idleProf      string        // --idle-prof: system or percpu
+	idle          *idleProfiler // running or done (idleprof.go)
 	// profileFrom is the index of the first job of --profile's (profiles.go).
 	profileFrom int
 }
@@ -140,7 +143,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
+	if s.idleProf != "" {
+		s.idle = calibrateIdle(s.idleProf == "percpu")
+		s.idle.run()
+	}
 	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	if s.idle != nil {
+		s.idle.stop()
+	}
 	mon.close()
 	intr.finish()
 	if err != nil {
@@ -177,13 +187,30 @@ func (s *settings) report(w io.Writer, r *output.Result) error {
 			return err
 		}
 	}
+	// --idle-prof's results come last, in the final report only.
+	idle := s.idle != nil && s.idle.took > 0
 	if s.formats.json || s.formats.jsonPlus {
-		if err := output.JSON(w, r, s.formats.jsonPlus); err != nil {
-			return err
+		if !idle {
+			if err := output.JSON(w, r, s.formats.jsonPlus); err != nil {
+				return err
+			}
+		} else {
+			var b bytes.Buffer
+			if err := output.JSON(&b, r, s.formats.jsonPlus); err != nil {
+				return err
+			}
+			if _, err := w.Write(s.idle.addJSON(b.Bytes())); err != nil {
+				return err
+			}
 		}
 	}
 	if s.formats.normal {
-		return output.Normal(w, r)
+		if err := output.Normal(w, r); err != nil {
+			return err
+		}
+		if idle {
+			s.idle.normal(w)
+		}
 	}
 	return nil
 }

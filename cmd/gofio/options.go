@@ -107,6 +107,11 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 		s.terseVersion = v
+	case "idle-prof":
+		if o.Value == "calibrate" {
+			return true, idleCalibrate(stdout)
+		}
+		s.idleProf = o.Value
 	case "cpuclock-test":
 		return true, cpuclockTest(stdout)
 	case "inflate-log":
