@@ -60,5 +60,69 @@ func debugCreate(j *jobspec.Job) {
 	if j.Thread {
 		how = "pthread_create"
 	}
+	debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=0: runstate NOT_CREATED -> CREATED")
 	debuglog.Printf(debuglog.Process, debuglog.Pid, "will %s", how)
+}
+
+// debugSetup prints fio's process lines for setting up a job's files,
+// from the main thread, before the job has a pid.
+func debugSetup() {
+	debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=0: runstate NOT_CREATED -> SETTING_UP")
+	debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=0: runstate SETTING_UP -> NOT_CREATED")
+}
+
+// debugReaped prints fio's process lines for the jobs of a wave that
+// ended, from the main thread.
+func debugReaped(wave []*task) {
+	for _, t := range wave {
+		if t.w != nil {
+			debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=%d: runstate EXITED -> REAPED", t.w.tid)
+		}
+	}
+}
+
+// debugTerminate prints fio's process lines at the end of the run: fio
+// tells every job to terminate, and each reaped one goes through
+// FINISHING again.
+func debugTerminate(tasks []*task) {
+	debuglog.Printf(debuglog.Process, debuglog.Pid, "terminate group_id=-1")
+	for _, t := range tasks {
+		if t.w != nil {
+			debuglog.Printf(debuglog.Process, debuglog.Pid, "setting terminate on %s/%d", t.job.Name, t.w.tid)
+		}
+	}
+	for _, t := range tasks {
+		if t.w != nil {
+			debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=%d: runstate REAPED -> FINISHING", t.w.tid)
+			debuglog.Printf(debuglog.Process, debuglog.Pid, "pid=%d: runstate FINISHING -> REAPED", t.w.tid)
+		}
+	}
+}
+
+// drawOffset is the offset stream's draw of a random block index below
+// n; with --debug=random it prints fio's line with the raw number drawn
+// before it is scaled ("off rand 259043585").
+func (w *worker) drawOffset(n uint64) uint64 {
+	g := &w.gen
+	if !w.dbg.On(debuglog.Random) {
+		return g.offRng.Scale(n)
+	}
+	r := g.offRng.Next()
+	w.dprintf(debuglog.Random, "off rand %d", r)
+	return uint64(float64(n) * (float64(r) / g.offRng.Span())) // as rng.Stream.Scale
+}
+
+// debugVerifyFill prints fio's verify lines for a write stamped with
+// verify headers: the random data, then the checksum.
+func (w *worker) debugVerifyFill(u *engine.IOUnit, random bool) {
+	if random {
+		w.dprintf(debuglog.Verify, "fill random bytes len=%d", len(u.Buf))
+	}
+	w.dprintf(debuglog.Verify, "fill %s io_u %p, len %d", w.job.Verify.Type, u, len(u.Buf))
+}
+
+// debugVerifyCheck prints fio's verify line for a block read back and
+// checked.
+func (w *worker) debugVerifyCheck(u *engine.IOUnit) {
+	w.dprintf(debuglog.Verify, "%s verify io_u %p, len %d", w.job.Verify.Type, u, u.Result)
 }

@@ -881,7 +881,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	case g.dists != nil:
 		blk = g.dists[fi].draw()
 	default:
-		blk = g.offRng.Scale(lastb)
+		blk = w.drawOffset(lastb)
 		if m != nil {
 			if m.full() {
 				if !j.TimeBased && g.fileDist.n == 0 {
@@ -895,7 +895,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 				if j.TimeBased {
 					w.wrapped(fi)
 				}
-				blk = g.offRng.Scale(lastb)
+				blk = w.drawOffset(lastb)
 			}
 			// As in fio, the map is looked up at the block's index in
 			// blockalign units and marked at the offset's in units of

@@ -135,6 +135,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		if t.err != 0 || t.skipped || t.info.NoFiles {
 			continue
 		}
+		if debuglog.On(debuglog.Process) {
+			debugSetup()
+		}
 		if t.job.FileAppend {
 			// Each job appends where the jobs laid out before it left
 			// the file, as in fio.
@@ -246,6 +249,12 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		}
 		gate.Done()
 		wg.Wait()
+		if debuglog.On(debuglog.Process) {
+			debugReaped(wave)
+		}
+	}
+	if debuglog.On(debuglog.Process) {
+		debugTerminate(tasks)
 	}
 	samplersDone()
 	ssm.close()

@@ -46,6 +46,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/gofio/gofio/internal/debuglog"
 	"slices"
 
 	"golang.org/x/sys/unix"
@@ -202,6 +203,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		v.swapHeader(c)
 	}
 	v.numberio++
+	if w.dbg.On(debuglog.Verify) {
+		w.debugVerifyFill(u, v.pattern == nil)
+	}
 }
 
 // minChunk is the smallest chunk that holds a header: a shorter end of
@@ -266,10 +270,16 @@ func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	v := w.vfy
 	if v.pos >= len(v.list) {
+		if v.reading && w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "get_next_verify: empty")
+		}
 		return false
 	}
 	b := v.list[v.pos]
 	v.pos++
+	if v.reading && w.dbg.On(debuglog.Verify) {
+		w.dprintf(debuglog.Verify, "get_next_verify: ret io_u %p", u)
+	}
 	fi := int(b.file)
 	if !w.openFile(fi, stats.Read) {
 		return false
@@ -285,6 +295,9 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 	v := w.vfy
 	if (!v.reading && !v.readJob) || w.info.NoFiles {
 		return // not a checked read, or an engine without data (null)
+	}
+	if w.dbg.On(debuglog.Verify) {
+		w.debugVerifyCheck(u)
 	}
 	msg, bad := v.check(u, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
@@ -499,6 +512,12 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	}
 	if v.do && v.pos < len(v.list) && !w.stopping && w.err == 0 {
 		t := clock.Now()
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "starting loop")
+		}
+		if w.dbg.On(debuglog.Process) {
+			w.debugRunstate("RUNNING", "VERIFYING")
+		}
 		v.reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)
@@ -506,6 +525,12 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 			w.asyncLoop(stop)
 		}
 		v.reading = false
+		if w.dbg.On(debuglog.Process) {
+			w.debugRunstate("VERIFYING", "RUNNING")
+		}
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "exiting loop")
+		}
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.list, v.pos, v.quota = v.list[:0], 0, 0

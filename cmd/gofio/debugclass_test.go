@@ -1,0 +1,47 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDebugClassesVsFio runs a small verifying random-write job under
+// --debug=process,verify,random with fio 3.33 and gofio and compares the
+// lines of those classes: random's "off rand N" (the offset stream's raw
+// numbers, equal since gofio draws as fio does), verify's fill, loop,
+// get_next_verify and check lines in order (io_u addresses masked), and
+// process's run-state lines as a set (pids masked: the main thread's
+// and the job's interleave differently).
+func TestDebugClassesVsFio(t *testing.T) {
+	unit := regexp.MustCompile(`0x[0-9a-f]+`)
+	pid := regexp.MustCompile(`pid=[1-9]\d*|/\d+$`)
+	job := func(dir string) []string {
+		return []string{"--debug=process,verify,random", "--name=x", "--rw=randwrite", "--bs=4k", "--size=16k",
+			"--verify=crc32c", "--filename=" + filepath.Join(dir, "vf")}
+	}
+	fd, gd := t.TempDir(), t.TempDir()
+	fout, _ := runFio(t, fd, job(fd)...)
+	status, gout, gerr := gofio(t, job(gd)...)
+	if status != 0 {
+		t.Fatalf("gofio = %d, %q", status, gerr)
+	}
+	all := func(string) bool { return true }
+	for _, class := range []string{"random", "verify", "process"} {
+		mask := func(lines []string) []string {
+			for i, l := range lines {
+				lines[i] = pid.ReplaceAllString(unit.ReplaceAllString(l, "0xADDR"), "PID")
+			}
+			if class == "process" {
+				slices.Sort(lines)
+			}
+			return lines
+		}
+		got, want := mask(debugLines(t, gout, class, all)), mask(debugLines(t, fout, class, all))
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("--debug=%s lines differ:\n got %s\nwant %s", class, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+		}
+	}
+}
