@@ -48,6 +48,9 @@ type Config struct {
 	Stop <-chan struct{}
 	// ReadOnly refuses every write and trim (--readonly).
 	ReadOnly bool
+	// AuxPath is the directory of the verify state files (--aux-path);
+	// "" is the working directory.
+	AuxPath string
 }
 
 // Outcome is what a run produced.
@@ -242,6 +245,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 					return
 				}
 				w.run(ctl.stop(t))
+				w.saveVerifyState(cfg.AuxPath, ctl.index[t], cfg.Errors)
 				w.release()
 				w.writeLogs(jobNumber(plan, t.job), cfg.Errors)
 				ctl.finished(t)

@@ -65,6 +65,7 @@ const (
 
 // verifier is a worker's verify state.
 type verifier struct {
+	phaseRan bool // a verify phase started (verifystate.go)
 	typ      jobspec.VerifyType
 	sum      verifySum // zero size for meta
 	header   bool      // blocks carry fio's header
@@ -518,7 +519,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		if w.dbg.On(debuglog.Process) {
 			w.debugRunstate("RUNNING", "VERIFYING")
 		}
-		v.reading = true
+		v.reading, v.phaseRan = true, true
 		if w.reaper == nil {
 			w.syncLoop(stop)
 		} else {

@@ -19,7 +19,7 @@ func TestDebugClassesVsFio(t *testing.T) {
 	unit := regexp.MustCompile(`0x[0-9a-f]+`)
 	pid := regexp.MustCompile(`pid=[1-9]\d*|/\d+$`)
 	job := func(dir string) []string {
-		return []string{"--debug=process,verify,random", "--name=x", "--rw=randwrite", "--bs=4k", "--size=16k",
+		return []string{"--debug=process,verify,random", "--aux-path=" + dir, "--name=x", "--rw=randwrite", "--bs=4k", "--size=16k",
 			"--verify=crc32c", "--filename=" + filepath.Join(dir, "vf")}
 	}
 	fd, gd := t.TempDir(), t.TempDir()

@@ -47,6 +47,7 @@ type settings struct {
 	// failure instead of printing their lines (the server prints them
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
+	auxPath       string        // --aux-path: where verify state files go
 	idleProf      string        // --idle-prof: system or percpu
 	idle          *idleProfiler // running or done (idleprof.go)
 	// profileFrom is the index of the first job of --profile's (profiles.go).
@@ -147,7 +148,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.idle = calibrateIdle(s.idleProf == "percpu")
 		s.idle.run()
 	}
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog, AuxPath: s.auxPath})
 	if s.idle != nil {
 		s.idle.stop()
 	}

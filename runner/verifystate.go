@@ -1,0 +1,130 @@
+package runner
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/stats"
+)
+
+// verify_state_save (default on): when a job that writes with verify
+// ends, fio 3.33 saves what it wrote in "local-NAME-N-verify.state" (N:
+// the job's index among all jobs, '/' in the name as '.'), in the
+// working directory or --aux-path's (fio's manual). Observed layout,
+// little-endian:
+//
+//	header  u64 version (3), u64 size of the record, u64 the record's
+//	        crc32c (fio's, not inverted)
+//	record  u64 number of completions below, u32 iodepth, u32 files,
+//	        u64 writes issued, u64 job index,
+//	        u64 use64, 5 × u64 the offset generator's state (Taus88's
+//	        three words packed as u32s; all zero when offsets are not
+//	        random; gofio leaves the LFSR's out), u64 zero, 64 bytes the
+//	        job's name,
+//	        then iodepth slots of u64 file index, u64 offset: the last
+//	        writes completed, the latest first, unused slots zero.
+
+const (
+	verifyStateVersion = 3
+	verifyStateFixed   = 152 // the record without completions
+)
+
+// verifyComp is one completed write.
+type verifyComp struct{ file, off uint64 }
+
+// verifyState keeps the last iodepth writes a job completed.
+type verifyState struct {
+	ring []verifyComp
+	n    uint64 // completions seen
+}
+
+func newVerifyState(depth int) *verifyState {
+	return &verifyState{ring: make([]verifyComp, max(depth, 1))}
+}
+
+// add records a completed write.
+func (s *verifyState) add(file int, off int64) {
+	s.ring[s.n%uint64(len(s.ring))] = verifyComp{uint64(file), uint64(off)}
+	s.n++
+}
+
+// latest returns the recorded writes, the latest first.
+func (s *verifyState) latest() []verifyComp {
+	k := min(s.n, uint64(len(s.ring)))
+	out := make([]verifyComp, 0, k)
+	for i := uint64(1); i <= k; i++ {
+		out = append(out, s.ring[(s.n-i)%uint64(len(s.ring))])
+	}
+	return out
+}
+
+// VerifyStatePath is the verify state file of job name, the job at
+// index among all jobs, in dir ("" the working directory).
+func VerifyStatePath(dir, name string, index int) string {
+	f := "local-" + strings.ReplaceAll(name, "/", ".") + "-" + strconv.Itoa(index) + "-verify.state"
+	if dir == "" {
+		return f
+	}
+	return filepath.Join(dir, f)
+}
+
+// verifyStateFile returns the file's bytes for worker w.
+func (w *worker) verifyStateFile(index int) []byte {
+	j := w.job
+	comps := w.vstate.latest()
+	rec := make([]byte, verifyStateFixed+16*len(w.vstate.ring))
+	le := binary.LittleEndian
+	le.PutUint64(rec[0:], uint64(len(comps)))
+	le.PutUint32(rec[8:], uint32(j.IODepth))
+	le.PutUint32(rec[12:], uint32(len(w.files)))
+	le.PutUint64(rec[16:], w.st.Dir[stats.Write].TotalIOs)
+	le.PutUint64(rec[24:], uint64(index))
+	if j.RW.Random() && j.RandomGenerator != jobspec.GenLFSR {
+		// fio re-seeds its streams before the verify phase under
+		// randrepeat (as before each loop): the state saved is then the
+		// fresh one.
+		g := w.gen.offRng
+		if w.vfy != nil && w.vfy.phaseRan && w.gen.repeat {
+			g.Seed(w.gen.seeds[seedBlock], w.gen.use64)
+		}
+		use64, words := g.State()
+		if use64 {
+			le.PutUint64(rec[32:], 1)
+			for i, v := range words {
+				le.PutUint64(rec[40+8*i:], v)
+			}
+		} else {
+			for i, v := range words {
+				le.PutUint32(rec[40+4*i:], uint32(v))
+			}
+		}
+	}
+	copy(rec[88:88+63], j.Name)
+	for i, c := range comps {
+		le.PutUint64(rec[verifyStateFixed+16*i:], c.file)
+		le.PutUint64(rec[verifyStateFixed+16*i+8:], c.off)
+	}
+	out := make([]byte, 24, 24+len(rec))
+	le.PutUint64(out[0:], verifyStateVersion)
+	le.PutUint64(out[8:], uint64(len(rec)))
+	le.PutUint64(out[16:], uint64(crc32cRaw(rec)))
+	return append(out, rec...)
+}
+
+// saveVerifyState writes the job's verify state file, if it keeps one;
+// a failure is reported on errs.
+func (w *worker) saveVerifyState(dir string, index int, errs io.Writer) {
+	if w.vstate == nil {
+		return
+	}
+	path := VerifyStatePath(dir, w.job.Name, index)
+	if err := os.WriteFile(path, w.verifyStateFile(index), 0o644); err != nil && errs != nil {
+		fmt.Fprintf(errs, "fio: failed to save verify state: %v\n", err)
+	}
+}
