@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gofio/gofio/internal/debuglog"
 	"io"
 	"os"
 	"os/signal"
@@ -155,6 +156,8 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	defer closeOut()
 	w := bufio.NewWriter(out)
 	defer w.Flush()
+	debuglog.SetOutput(w) // --debug=net's lines (netdebug.go)
+	netDebug("client: connect all")
 
 	events := make(chan clientEvent, 64)
 	status := 0
@@ -177,6 +180,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			}
 			texts = append(texts, text)
 		}
+		netDebug("client: connect to host %s", t.addr.String())
 		c, err := netio.Dial(t.addr, 5*time.Second)
 		if err != nil {
 			var errno syscall.Errno
@@ -190,6 +194,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		srv := &remoteServer{t: t, c: c, name: t.addr.String(), remote: &output.Remote{Hostname: t.addr.String(), Port: t.addr.Port}}
 		servers = append(servers, srv)
 		started = time.Now()
+		netDebugStart(t.addr.String(), c.FD(), t.args, files)
 		if err := c.Start(t.args, texts, t.configs); err != nil {
 			fmt.Fprintln(stderr, err)
 			c.Close()
@@ -201,7 +206,9 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	// Read only once every server has its jobs, as fio's client does
 	// (it polls them all after sending): the START counts of the servers
 	// then come before the reports that the "All clients" sum counts.
+	netDebug("client: start all")
 	for _, srv := range servers {
+		netDebug("client: start %s", srv.t.addr.String())
 		go func() {
 			err := srv.c.Receive(func(m netio.Msg) error {
 				events <- clientEvent{srv: srv, msg: m}
@@ -231,6 +238,10 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		}
 		srv := ev.srv
 		if ev.end {
+			if ev.err == nil {
+				netDebugMsg(srv.t.addr.String(), netio.Msg{Op: netio.OpQuit})
+			}
+			netDebug("client: removed <%s>", srv.t.addr.String())
 			open--
 			srv.c.Close()
 			if ev.err != nil {
@@ -266,6 +277,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			w.Flush()
 			continue
 		}
+		netDebugMsg(srv.t.addr.String(), ev.msg)
 		if err := s.clientMessage(w, srv, ev.msg, &all, &agg); err != nil {
 			fmt.Fprintln(stderr, err)
 		}

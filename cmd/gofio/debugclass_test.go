@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -43,5 +44,42 @@ func TestDebugClassesVsFio(t *testing.T) {
 		if len(want) == 0 || !slices.Equal(got, want) {
 			t.Errorf("--debug=%s lines differ:\n got %s\nwant %s", class, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 		}
+	}
+}
+
+// TestDebugNetVsFio runs fio 3.33's client and gofio's against one real
+// fio server under --debug=net and compares their lines: connecting,
+// the probe, the command line and job file sent, one pair of lines per
+// message received with its op and payload length, the steady-state
+// flags of TS, the end. Masked: the socket's descriptor number (Go holds
+// descriptors of its own), TEXT lengths (the server's texts name the
+// client) and fio's ETA requests, which depend on timing.
+func TestDebugNetVsFio(t *testing.T) {
+	dir := t.TempDir()
+	_, sock := startServer(t, fioBinary(t), dir)
+	job := filepath.Join(dir, "n.fio")
+	if err := os.WriteFile(job, []byte("[a]\nsize=8k\nioengine=null\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd := regexp.MustCompile(`connected \d+$`)
+	text := regexp.MustCompile(`op TEXT (.*)\(pdu=\d+\)$`)
+	lines := func(out string) []string {
+		var keep []string
+		for _, l := range debugLines(t, out, "net", func(string) bool { return true }) {
+			if strings.Contains(l, "eta") || strings.Contains(l, " op ETA ") {
+				continue
+			}
+			l = text.ReplaceAllString(fd.ReplaceAllString(l, "connected FD"), "op TEXT ${1}(pdu=N)")
+			keep = append(keep, l)
+		}
+		// A message fio's ETA request brought drops its handle line.
+		return slices.Compact(keep)
+	}
+	args := []string{"--client=sock:" + sock, "--debug=net", job}
+	r := client(t, dir, sock, args[1:]...)
+	status, out, errs := gofio(t, args...)
+	got, want := lines(out), lines(r.stdout)
+	if status != r.status || len(want) < 20 || !slices.Equal(got, want) {
+		t.Errorf("gofio %v = %d, %q\n got %s\nwant %s", args, status, errs, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
