@@ -126,3 +126,11 @@ func (w *worker) debugVerifyFill(u *engine.IOUnit, random bool) {
 func (w *worker) debugVerifyCheck(u *engine.IOUnit) {
 	w.dprintf(debuglog.Verify, "%s verify io_u %p, len %d", w.job.Verify.Type, u, u.Result)
 }
+
+// debugFile prints a file line from the main thread, which sets up the
+// jobs' files, if the class is on.
+func debugFile(format string, args ...any) {
+	if debuglog.On(debuglog.File) {
+		debuglog.Printf(debuglog.File, debuglog.Pid, format, args...)
+	}
+}

@@ -598,6 +598,9 @@ func (w *worker) closeAll() {
 
 // loopFilesDone ends a loop's use of the files: it closes them.
 func (w *worker) loopFilesDone() {
+	if w.dbg.On(debuglog.File) {
+		w.dprintf(debuglog.File, "close files")
+	}
 	w.closeAll()
 }
 

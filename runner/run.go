@@ -125,6 +125,12 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			continue
 		}
 		t.files, t.trace = files, tl
+		if debuglog.On(debuglog.File) {
+			for i, f := range files {
+				debugFile("add file %s", f.path)
+				debugFile("file %p \"%s\" added at %d", f, f.path, i)
+			}
+		}
 	}
 	if msg := mountedWrites(tasks); msg != "" {
 		// fio refuses the whole run before any job starts, and exits 0
@@ -355,6 +361,12 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	log := cfg.Log
 	var todo []*jobFile
 	var bytes uint64
+	if debuglog.On(debuglog.File) {
+		debugFile("setup files")
+		for i, f := range t.files {
+			debugFile("get file size for %p/%d/%s", f, i, f.path)
+		}
+	}
 	for _, f := range t.files {
 		// A file shared by jobs is laid out once, unless a later job
 		// needs it larger (offset_increment) or finds it still short:

@@ -83,3 +83,46 @@ func TestDebugNetVsFio(t *testing.T) {
 		t.Errorf("gofio %v = %d, %q\n got %s\nwant %s", args, status, errs, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// TestDebugFileVsFio compares gofio's --debug=file lines with fio
+// 3.33's for a job that lays out its file to read it and one that writes
+// it: the file added to the job, its setup and size check, the layout
+// (unlink, open with its flags, fallocate, the truncate of a file filled
+// for reading), the descriptor opened and closed, the job closing its
+// files. fio's lines about its own file table and reference counts
+// (dup files, resize file array, trying file, hash lookups, get/put
+// file, goodf, get_next_file) are left out, and addresses masked.
+func TestDebugFileVsFio(t *testing.T) {
+	internal := []string{"dup files", "resize file array", "trying file", "in hash", "get file /", "put file", "goodf=", "get_next_file"}
+	keep := func(msg string) bool {
+		for _, p := range internal {
+			if strings.Contains(msg, p) {
+				return false
+			}
+		}
+		return true
+	}
+	addr := regexp.MustCompile(`0x[0-9a-f]+`)
+	for _, rw := range []string{"read", "write"} {
+		lines := func(prog func(dir string, args ...string) string) []string {
+			dir := t.TempDir()
+			out := prog(dir, "--debug=file", "--aux-path="+dir, "--name=r", "--rw="+rw, "--size=16k", "--filename="+filepath.Join(dir, "f"))
+			l := debugLines(t, out, "file", keep)
+			for i := range l {
+				l[i] = strings.ReplaceAll(addr.ReplaceAllString(l[i], "0xP"), dir, "DIR")
+			}
+			return l
+		}
+		want := lines(func(dir string, args ...string) string { out, _ := runFio(t, dir, args...); return out })
+		got := lines(func(dir string, args ...string) string {
+			status, out, errs := gofio(t, args...)
+			if status != 0 {
+				t.Fatalf("gofio %v = %d, %q", args, status, errs)
+			}
+			return out
+		})
+		if len(want) < 8 || !slices.Equal(got, want) {
+			t.Errorf("rw=%s:\n got %s\nwant %s", rw, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+		}
+	}
+}
