@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofio/gofio/runner"
@@ -85,7 +86,7 @@ func crcTest(value string, hasValue bool, stdout, stderr io.Writer) int {
 }
 
 // crcSink keeps the checksums' results alive.
-var crcSink uint64
+var crcSink atomic.Uint64
 
 // crcFunc returns the checksum called name: verify's for those verify
 // knows, and otherwise the public algorithms fio's names stand for.
@@ -95,24 +96,24 @@ func crcFunc(name string) func(p []byte) {
 	// the hash functions themselves.
 	switch name {
 	case "sha256":
-		return func(p []byte) { h := sha256.Sum256(p); crcSink += uint64(h[0]) }
+		return func(p []byte) { h := sha256.Sum256(p); crcSink.Add(uint64(h[0])) }
 	case "sha512":
-		return func(p []byte) { h := sha512.Sum512(p); crcSink += uint64(h[0]) }
+		return func(p []byte) { h := sha512.Sum512(p); crcSink.Add(uint64(h[0])) }
 	}
 	if sum, size, ok := runner.VerifyChecksum(name); ok {
 		dst := make([]byte, size)
-		return func(p []byte) { sum(dst, p); crcSink += uint64(dst[0]) }
+		return func(p []byte) { sum(dst, p); crcSink.Add(uint64(dst[0])) }
 	}
 	switch name {
 	case "murmur3":
-		return func(p []byte) { crcSink += uint64(murmur3(p, 0x8989)) }
+		return func(p []byte) { crcSink.Add(uint64(murmur3(p, 0x8989))) }
 	case "jhash":
-		return func(p []byte) { crcSink += uint64(jhash(p, 0)) }
+		return func(p []byte) { crcSink.Add(uint64(jhash(p, 0))) }
 	case "fnv":
 		return func(p []byte) {
 			h := fnv.New64a()
 			h.Write(p)
-			crcSink += h.Sum64()
+			crcSink.Add(h.Sum64())
 		}
 	}
 	panic("crctest: no checksum " + name)

@@ -46,3 +46,23 @@ func TestCrcTestVsFio(t *testing.T) {
 		}
 	}
 }
+
+// TestCrcHashes checks the two hashes --crctest times that verify does
+// not use against their published test values (MurmurHash3 x86_32;
+// lookup3's hashlittle, from its self-test).
+func TestCrcHashes(t *testing.T) {
+	if got := murmur3([]byte("The quick brown fox jumps over the lazy dog"), 0); got != 0x2e4ff723 {
+		t.Errorf("murmur3 = %#x, want 0x2e4ff723", got)
+	}
+	if got := murmur3(nil, 0); got != 0 {
+		t.Errorf("murmur3(empty) = %#x, want 0", got)
+	}
+	for _, tt := range []struct {
+		init uint32
+		want uint32
+	}{{0, 0x17770551}, {1, 0xcd628161}} {
+		if got := jhash([]byte("Four score and seven years ago"), tt.init); got != tt.want {
+			t.Errorf("jhash(initval %d) = %#x, want %#x", tt.init, got, tt.want)
+		}
+	}
+}
