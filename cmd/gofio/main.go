@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
@@ -144,6 +145,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
+	var acts *actSlices
+	if s.parse.profile == "act" && len(plan.Jobs) > 0 {
+		acts = startActSlices(prog, time.Duration(plan.Jobs[0].Runtime)*time.Microsecond)
+	}
 	if s.idleProf != "" {
 		s.idle = calibrateIdle(s.idleProf == "percpu")
 		s.idle.run()
@@ -161,10 +166,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s.parse.profile == "act" {
 		// ACT's table comes before the report, on the informational
 		// stream (fio prints it on stdout).
+		rows := acts.finish(oc.Result)
 		if s.formats.normal {
-			con.print(func(w io.Writer) error { actReport(w, oc.Result); return nil })
+			con.print(func(w io.Writer) error { actReport(w, rows); return nil })
 		} else {
-			actReport(msgs, oc.Result)
+			actReport(msgs, rows)
 		}
 	}
 	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {

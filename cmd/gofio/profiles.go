@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
 	"github.com/gofio/gofio/parser"
+	"github.com/gofio/gofio/runner"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -287,31 +289,100 @@ func (s *settings) addProfileJobs(b *jobspec.Builder, cl *parser.CommandLine) er
 	return nil
 }
 
-// actReport prints ACT's latency table after an act profile's run, as
-// fio 3.33 does before its report: the share of reads over 1, 8 and
-// 64 ms, once for the transactions and once for the device (the same
-// reads: fio prints both), and the verdict against ACT's criteria.
-// fio prints one row per hour of test-duration; gofio prints one row for
-// the whole run (docs/compat.md).
-func actReport(w io.Writer, r *output.Result) {
+// actSlice is the span of one row of ACT's latency table: ACT checks
+// its criteria every hour.
+var actSlice = time.Hour
+
+// actRow is one row of ACT's table: reads, and those over each
+// criterion's threshold.
+type actRow struct {
+	total uint64
+	over  [3]uint64
+}
+
+// actReadHist is the histogram of the completion latencies of all reads
+// in r.
+func actReadHist(r *output.Result) stats.Hist {
 	var h stats.Hist
+	if r == nil {
+		return h
+	}
 	for i := range r.Jobs {
 		h.Merge(&r.Jobs[i].Stats.Dir[stats.Read].ClatHist)
 	}
-	var total uint64
-	over := make([]uint64, len(actCriteria))
-	for i, n := range h {
+	return h
+}
+
+// row counts the reads of h not in prev.
+func actRowOf(h, prev *stats.Hist) actRow {
+	var row actRow
+	for i := range h {
+		n := h[i] - prev[i]
 		if n == 0 {
 			continue
 		}
-		total += n
+		row.total += n
 		v := stats.HistValue(i)
 		for c, crit := range actCriteria {
 			if v > uint64(crit.ms)*1000000 {
-				over[c] += n
+				row.over[c] += n
 			}
 		}
 	}
+	return row
+}
+
+// actSlices takes ACT's rows while an act profile runs: at the end of
+// each slice, the reads completed in it, from the live report.
+type actSlices struct {
+	max  int // slices in test-duration
+	rows []actRow
+	prev stats.Hist
+	stop chan struct{}
+	done chan struct{}
+}
+
+// startActSlices starts taking rows of a run of duration d.
+func startActSlices(prog *runner.Progress, d time.Duration) *actSlices {
+	a := &actSlices{max: max(1, int((d+actSlice-1)/actSlice)), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		select {
+		case <-prog.Started():
+		case <-a.stop:
+			return
+		}
+		t := time.NewTicker(actSlice)
+		defer t.Stop()
+		for len(a.rows) < a.max-1 {
+			select {
+			case <-t.C:
+				h := actReadHist(prog.Report(time.Second))
+				a.rows = append(a.rows, actRowOf(&h, &a.prev))
+				a.prev = h
+			case <-a.stop:
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// finish ends the rows with the reads of the final report not counted
+// yet.
+func (a *actSlices) finish(final *output.Result) []actRow {
+	close(a.stop)
+	<-a.done
+	h := actReadHist(final)
+	return append(a.rows, actRowOf(&h, &a.prev))
+}
+
+// actReport prints ACT's latency table after an act profile's run, as
+// fio 3.33 does before its report: per slice (an hour) the share of
+// reads over 1, 8 and 64 ms, once for the transactions and once for the
+// device (the same reads: fio prints both), then the verdict against
+// ACT's criteria. A read counts under every threshold it exceeds.
+func actReport(w io.Writer, rows []actRow) {
 	fmt.Fprint(w, "        trans                   device\n        %>(ms)                  %>(ms)\n slice")
 	for range 2 {
 		for _, crit := range actCriteria {
@@ -319,23 +390,26 @@ func actReport(w io.Writer, r *output.Result) {
 		}
 	}
 	fmt.Fprint(w, "\n -----  -----   -----  ------   -----   -----  ------\n")
-	fmt.Fprintf(w, "   %2d", 1)
 	failed := false
-	for range 2 {
-		for c, crit := range actCriteria {
-			perc := 0.0
-			if total > 0 {
-				perc = 100 * float64(over[c]) / float64(total)
+	for i, row := range rows {
+		fmt.Fprintf(w, "   %2d", i+1)
+		for range 2 {
+			for c, crit := range actCriteria {
+				perc := 0.0
+				if row.total > 0 {
+					perc = 100 * float64(row.over[c]) / float64(row.total)
+				}
+				if perc >= crit.maxPerc {
+					failed = true
+				}
+				fmt.Fprintf(w, "\t%2.2f", perc)
 			}
-			if perc >= crit.maxPerc {
-				failed = true
-			}
-			fmt.Fprintf(w, "\t%2.2f", perc)
 		}
+		fmt.Fprintln(w)
 	}
 	verdict := "PASSED"
 	if failed {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(w, "\n\nact: test complete, device(s): %s\n", verdict)
+	fmt.Fprintf(w, "\nact: test complete, device(s): %s\n", verdict)
 }

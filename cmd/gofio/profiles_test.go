@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runIn runs program with args in dir and returns its exit status and
@@ -120,6 +122,33 @@ func TestProfileTiobenchOptions(t *testing.T) {
 	for _, want := range []string{"handle_option=size, ptr=8388608", "handle_option=bs, ptr=8192", "handle_option=loops, ptr=2", "handle_option=directory, ptr=/nonexistent/x", "handle_option=numjobs, ptr=3"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("gofio --profile=tiobench with options = %d, %q: no %q in\n%s", status, errs, want, out)
+		}
+	}
+}
+
+// TestProfileActSlices checks that ACT's table has one row per slice of
+// test-duration (an hour in fio; shortened here to 500 ms for a 2 s
+// run: ceil(2/0.5) = 4 rows at most). On a loaded machine the jobs may
+// start late, so at least 2 rows are required, not exactly 4.
+func TestProfileActSlices(t *testing.T) {
+	defer func(d time.Duration) { actSlice = d }(actSlice)
+	actSlice = 500 * time.Millisecond
+	dev := filepath.Join(t.TempDir(), "act.img")
+	if err := os.WriteFile(dev, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(dev, 16<<20); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errs := gofio(t, "--profile=act", "--device-names="+dev, "--test-duration=2")
+	row := regexp.MustCompile(`(?m)^ +(\d+)(\t\d+\.\d\d){6}$`)
+	rows := row.FindAllStringSubmatch(out, -1)
+	if status != 0 || len(rows) < 2 || len(rows) > 4 || !strings.Contains(out, "act: test complete, device(s): ") {
+		t.Fatalf("gofio = %d, %q, %d rows:\n%s", status, errs, len(rows), out)
+	}
+	for i, r := range rows {
+		if r[1] != strconv.Itoa(i+1) {
+			t.Errorf("row %d is numbered %s", i+1, r[1])
 		}
 	}
 }
