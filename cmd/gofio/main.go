@@ -51,8 +51,6 @@ type settings struct {
 	auxPath       string        // --aux-path: where verify state files go
 	idleProf      string        // --idle-prof: system or percpu
 	idle          *idleProfiler // running or done (idleprof.go)
-	// profileFrom is the index of the first job of --profile's (profiles.go).
-	profileFrom int
 }
 
 // formats is the set of report formats selected.

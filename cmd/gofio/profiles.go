@@ -280,7 +280,6 @@ func (s *settings) addProfileJobs(b *jobspec.Builder, cl *parser.CommandLine) er
 			}
 		}
 	}
-	s.profileFrom = len(b.Jobs())
 	for _, o := range opts[first:] {
 		if err := b.CmdlineOption(o.option()); err != nil {
 			return err
