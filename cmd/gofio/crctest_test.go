@@ -66,3 +66,22 @@ func TestCrcHashes(t *testing.T) {
 		}
 	}
 }
+
+// memcpyRate is the rate in a --memcpytest line.
+var memcpyRate = regexp.MustCompile(`(?m)^(\t\d+ bytes:\t) *\d+\.\d\d MiB/sec$`)
+
+// TestMemcpyTestVsFio compares --memcpytest's lines with fio 3.33's,
+// rates masked: the variant's name, one line per size, the exit status
+// and fio's message for a bad name (fio takes about 17 s per variant,
+// so one variant is run).
+func TestMemcpyTestVsFio(t *testing.T) {
+	for _, list := range []string{"memmove", "bogus", ""} {
+		args := []string{"--memcpytest=" + list}
+		fs, fout, ferr := runFioStatus(t, t.TempDir(), args...)
+		gs, gout, gerr := gofio(t, args...)
+		mask := func(s string) string { return memcpyRate.ReplaceAllString(s, "${1}RATE MiB/sec") }
+		if gs != fs || mask(gout) != mask(fout) || gerr != ferr {
+			t.Errorf("gofio %v = %d, %q, %q; fio: %d, %q, %q", args, gs, mask(gout), gerr, fs, mask(fout), ferr)
+		}
+	}
+}

@@ -37,7 +37,7 @@ var implemented = map[string]bool{
 	"remote-config":       true,
 	"cpuclock-test":       true,
 	"crctest":             true,
-	"memcpytest":          false,
+	"memcpytest":          true,
 	"idle-prof":           true,
 	"status-interval":     true,
 	"trigger-file":        false,

@@ -68,6 +68,8 @@ func (s *settings) applyParse(o parser.Option, stdout, stderr io.Writer) (done b
 		return false, 0, false
 	case "crctest":
 		return true, crcTest(o.Value, o.HasValue, stdout, stderr), true
+	case "memcpytest":
+		return true, memcpyTest(o.Value, o.HasValue, stdout, stderr), true
 	default:
 		return false, 0, false
 	}
