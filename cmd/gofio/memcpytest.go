@@ -36,6 +36,7 @@ func memcpyFunc(name string) func(dst, src []byte) {
 		}
 	case "simple":
 		return func(dst, src []byte) {
+			//lint:ignore S1001 the variant is the byte loop
 			for i := range src {
 				dst[i] = src[i]
 			}
@@ -43,6 +44,7 @@ func memcpyFunc(name string) func(dst, src []byte) {
 	case "hybrid":
 		return func(dst, src []byte) {
 			if len(src) < 64 {
+				//lint:ignore S1001 the variant is the byte loop
 				for i := range src {
 					dst[i] = src[i]
 				}
