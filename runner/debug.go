@@ -40,7 +40,32 @@ func (w *worker) debugStart() {
 		w.dprintf(debuglog.Process, "jobs pid=%d started", w.tid)
 		w.debugRunstate("CREATED", "INITIALIZED")
 	}
+	if w.dbg.On(debuglog.IO) {
+		w.dprintf(debuglog.IO, "load ioengine %s", w.engineName())
+	}
 	w.gen.pace.dbg, w.gen.pace.tid = w.dbg, w.tid
+}
+
+// engineName is the job's engine as fio names it.
+func (w *worker) engineName() string {
+	name, _ := jobspec.ResolveEngine(w.job.IOEngine)
+	return name
+}
+
+// debugEngineEnd prints fio's io lines for the job's engine at its end.
+func (w *worker) debugEngineEnd() {
+	w.dprintf(debuglog.IO, "close ioengine %s", w.engineName())
+	w.dprintf(debuglog.IO, "free ioengine %s", w.engineName())
+}
+
+// debugQueue prints fio's io lines for a unit about to be queued: a data
+// unit is filled and prepared first.
+func (w *worker) debugQueue(u *engine.IOUnit) {
+	if u.Op.IsData() {
+		w.debugIO("fill", u)
+		w.debugIO("prep", u)
+	}
+	w.debugIO("queue", u)
 }
 
 // debugRunning prints the state change at the start of the job's I/O.

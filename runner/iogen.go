@@ -988,7 +988,7 @@ func (w *worker) syncFileRange(u *engine.IOUnit) {
 // itself.
 func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if w.dbg.On(debuglog.IO) {
-		w.debugIO("queue", u)
+		w.debugQueue(u)
 	}
 	if u.Op == engine.OpSyncFileRange {
 		w.syncFileRange(u)

@@ -287,6 +287,9 @@ func (w *worker) run(stop <-chan struct{}) {
 	if w.dbg != 0 {
 		w.debugStart()
 	}
+	if w.dbg.On(debuglog.IO) {
+		defer w.debugEngineEnd()
+	}
 	defer w.threadEnd()
 	if !w.threadStart() {
 		w.passGate(false)
