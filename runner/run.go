@@ -251,7 +251,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 					return
 				}
 				w.run(ctl.stop(t))
-				w.saveVerifyState(cfg.AuxPath, ctl.index[t], cfg.Errors)
+				w.saveVerifyState(cfg.AuxPath, ctl.index[t])
 				w.release()
 				w.writeLogs(jobNumber(plan, t.job), cfg.Errors)
 				ctl.finished(t)

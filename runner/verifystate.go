@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/stats"
+	"golang.org/x/sys/unix"
 )
 
 // verify_state_save (default on): when a job that writes with verify
@@ -117,14 +120,42 @@ func (w *worker) verifyStateFile(index int) []byte {
 	return append(out, rec...)
 }
 
-// saveVerifyState writes the job's verify state file, if it keeps one;
-// a failure is reported on errs.
-func (w *worker) saveVerifyState(dir string, index int, errs io.Writer) {
+// saveVerifyState writes the job's verify state file, if it keeps one.
+// A failure is reported with fio's lines on the job's error stream
+// (observed): "fio: open state file: ERR" and "fio: state file: PATH
+// (for_write=1)" when the file cannot be created, "fio: write state
+// file: ERR" and "fio: failed to write state file" when it cannot be
+// written (on a full file system fio leaves it empty).
+func (w *worker) saveVerifyState(dir string, index int) {
 	if w.vstate == nil {
 		return
 	}
 	path := VerifyStatePath(dir, w.job.Name, index)
-	if err := os.WriteFile(path, w.verifyStateFile(index), 0o644); err != nil && errs != nil {
-		fmt.Fprintf(errs, "fio: failed to save verify state: %v\n", err)
+	errs := w.ts.errs
+	if errs == nil {
+		errs = io.Discard
 	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		fmt.Fprintf(errs, "fio: open state file: %s\n", errno.Text(errnoOf(err)))
+		fmt.Fprintf(errs, "fio: state file: %s (for_write=1)\n", path)
+		return
+	}
+	_, err = f.Write(w.verifyStateFile(index))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(errs, "fio: write state file: %s\n", errno.Text(errnoOf(err)))
+		fmt.Fprintln(errs, "fio: failed to write state file")
+	}
+}
+
+// errnoOf is the system error in err (EIO when there is none).
+func errnoOf(err error) unix.Errno {
+	var e unix.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return unix.EIO
 }

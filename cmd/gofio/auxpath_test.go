@@ -89,3 +89,20 @@ func TestAuxPathVsFio(t *testing.T) {
 		}
 	}
 }
+
+// TestAuxPathMissingVsFio compares what fio 3.33 and gofio print when
+// the verify state file cannot be created (--aux-path names no
+// directory): "fio: open state file: ..." and "fio: state file: PATH
+// (for_write=1)" on stderr, the job itself unharmed.
+func TestAuxPathMissingVsFio(t *testing.T) {
+	args := func(dir string) []string {
+		return []string{"--aux-path=" + filepath.Join(dir, "missing"), "--name=w", "--filename=" + filepath.Join(dir, "f"), "--size=8k", "--rw=write", "--verify=crc32c", "--output-format=terse"}
+	}
+	fd, gd := t.TempDir(), t.TempDir()
+	fs, _, ferr := runIn(t, fioBinary(t), fd, args(fd)...)
+	gs, _, gerr := runIn(t, gofioBinary(t), gd, args(gd)...)
+	ferr, gerr = strings.ReplaceAll(ferr, fd, "DIR"), strings.ReplaceAll(gerr, gd, "DIR")
+	if gs != fs || gerr != ferr || !strings.Contains(ferr, "state file") {
+		t.Errorf("gofio = %d, %q; fio = %d, %q", gs, gerr, fs, ferr)
+	}
+}
