@@ -137,19 +137,23 @@ func (w *worker) drawOffset(n uint64) uint64 {
 	return uint64(float64(n) * (float64(r) / g.offRng.Span())) // as rng.Stream.Scale
 }
 
-// debugVerifyFill prints fio's verify lines for a write stamped with
-// verify headers: the random data, then the checksum.
-func (w *worker) debugVerifyFill(u *engine.IOUnit, random bool) {
-	if random {
-		w.dprintf(debuglog.Verify, "fill random bytes len=%d", len(u.Buf))
+// debugVerifyChunks prints one of fio's verify lines per chunk of u
+// (the block, or each verify_interval) stamped or checked with a
+// checksum, format taking the type, the unit and the chunk's length;
+// meta, pattern and null have none.
+func (w *worker) debugVerifyChunks(u *engine.IOUnit, format string) {
+	v := w.vfy
+	if v.sum.size == 0 {
+		return
 	}
-	w.dprintf(debuglog.Verify, "fill %s io_u %p, len %d", w.job.Verify.Type, u, len(u.Buf))
-}
-
-// debugVerifyCheck prints fio's verify line for a block read back and
-// checked.
-func (w *worker) debugVerifyCheck(u *engine.IOUnit) {
-	w.dprintf(debuglog.Verify, "%s verify io_u %p, len %d", w.job.Verify.Type, u, u.Result)
+	n := len(u.Buf)
+	if format != "fill %s io_u %p, len %d" {
+		n = u.Result
+	}
+	iv := v.chunk(len(u.Buf))
+	for off := 0; off+v.minChunk() <= n; off += iv {
+		w.dprintf(debuglog.Verify, format, w.job.Verify.Type, u, min(iv, n-off))
+	}
 }
 
 // debugFile prints a file line from the main thread, which sets up the

@@ -172,6 +172,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 	}
 	if v.pattern != nil {
 		fillPattern(u.Buf, v.patternAt(u.Offset))
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "using already filled verify pattern b=%d len=%d", len(v.pattern), len(u.Buf))
+		}
 	}
 	if !v.header {
 		return
@@ -182,6 +185,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		// the verify stream, which the header keeps.
 		seed = v.seeds.NextSeed()
 		fioFillRandom(u.Buf, seed)
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "fill random bytes len=%d", len(u.Buf))
+		}
 	}
 	t := uint64(max(clock.Now()-w.epoch, 0))
 	iv := v.chunk(len(u.Buf))
@@ -205,7 +211,7 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 	}
 	v.numberio++
 	if w.dbg.On(debuglog.Verify) {
-		w.debugVerifyFill(u, v.pattern == nil)
+		w.debugVerifyChunks(u, "fill %s io_u %p, len %d")
 	}
 }
 
@@ -278,7 +284,7 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	}
 	b := v.list[v.pos]
 	v.pos++
-	if v.reading && w.dbg.On(debuglog.Verify) {
+	if w.dbg.On(debuglog.Verify) {
 		w.dprintf(debuglog.Verify, "get_next_verify: ret io_u %p", u)
 	}
 	fi := int(b.file)
@@ -298,7 +304,7 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 		return // not a checked read, or an engine without data (null)
 	}
 	if w.dbg.On(debuglog.Verify) {
-		w.debugVerifyCheck(u)
+		w.debugVerifyChunks(u, "%s verify io_u %p, len %d")
 	}
 	msg, bad := v.check(u, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {

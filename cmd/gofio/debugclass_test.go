@@ -171,3 +171,30 @@ func TestDebugIOVsFio(t *testing.T) {
 		}
 	}
 }
+
+// TestDebugVerifyKindsVsFio compares --debug=verify lines with fio
+// 3.33's for the kinds of verify a write job can do: a pattern (no
+// random fill, no checksum line), verify_interval (a line per chunk),
+// meta (no checksum lines); addresses masked.
+func TestDebugVerifyKindsVsFio(t *testing.T) {
+	addr := regexp.MustCompile(`0x[0-9a-f]{6,}`)
+	all := func(string) bool { return true }
+	for _, opts := range []string{"--verify_pattern=0x55aa", "--verify=md5 --verify_interval=1024", "--verify=meta", "--verify=sha256 --rw=randwrite"} {
+		lines := func(out string) []string {
+			l := debugLines(t, out, "verify", all)
+			for i := range l {
+				l[i] = addr.ReplaceAllString(l[i], "0xP")
+			}
+			return l
+		}
+		args := func(dir string) []string {
+			return append([]string{"--debug=verify", "--aux-path=" + dir, "--name=x", "--rw=write", "--bs=4k", "--size=8k", "--filename=" + filepath.Join(dir, "f")}, strings.Fields(opts)...)
+		}
+		fd, gd := t.TempDir(), t.TempDir()
+		fout, _ := runFio(t, fd, args(fd)...)
+		status, gout, errs := gofio(t, args(gd)...)
+		if got, want := lines(gout), lines(fout); status != 0 || len(want) < 4 || !slices.Equal(got, want) {
+			t.Errorf("%s: gofio = %d, %q\n got %s\nwant %s", opts, status, errs, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+		}
+	}
+}
