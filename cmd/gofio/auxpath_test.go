@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,5 +105,34 @@ func TestAuxPathMissingVsFio(t *testing.T) {
 	ferr, gerr = strings.ReplaceAll(ferr, fd, "DIR"), strings.ReplaceAll(gerr, gd, "DIR")
 	if gs != fs || gerr != ferr || !strings.Contains(ferr, "state file") {
 		t.Errorf("gofio = %d, %q; fio = %d, %q", gs, gerr, fs, ferr)
+	}
+}
+
+// TestBandwidthLogVsFio compares the files --bandwidth-log leaves with
+// fio 3.33's: the three empty aggregate logs after a run (a failed job
+// included), none with --parse-only.
+func TestBandwidthLogVsFio(t *testing.T) {
+	for _, extra := range [][]string{
+		{"--size=64k", "--filename=f"},
+		{"--size=64k", "--filename=missing/f", "--allow_file_create=0"},
+		{"--size=64k", "--filename=f", "--parse-only"},
+	} {
+		var left [2][]string
+		for i, prog := range []string{fioBinary(t), gofioBinary(t)} {
+			dir := t.TempDir()
+			runIn(t, prog, dir, append([]string{"--bandwidth-log", "--name=x", "--output-format=terse"}, extra...)...)
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ents {
+				if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), "agg-") {
+					left[i] = append(left[i], fmt.Sprintf("%s %d", e.Name(), info.Size()))
+				}
+			}
+		}
+		if !slices.Equal(left[1], left[0]) || len(left[0]) == 0 && extra[len(extra)-1] != "--parse-only" {
+			t.Errorf("%v: gofio left %q, fio %q", extra, left[1], left[0])
+		}
 	}
 }

@@ -298,6 +298,9 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	if s.formats.json || s.formats.jsonPlus {
 		output.ClientJSON(w, &all, s.formats.jsonPlus)
 	}
+	if s.aggLogs {
+		writeAggLogs(stderr)
+	}
 	return status
 }
 

@@ -9,7 +9,7 @@ import "github.com/gofio/gofio/parser"
 var implemented = map[string]bool{
 	"output":              true,
 	"latency-log":         true, // fio refuses it as deprecated; so does gofio
-	"bandwidth-log":       false,
+	"bandwidth-log":       true,
 	"minimal":             true,
 	"output-format":       true,
 	"append-terse":        true,

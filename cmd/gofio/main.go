@@ -49,6 +49,7 @@ type settings struct {
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
 	auxPath       string        // --aux-path: where verify state files go
+	aggLogs       bool          // --bandwidth-log (agglog.go)
 	idleProf      string        // --idle-prof: system or percpu
 	idle          *idleProfiler // running or done (idleprof.go)
 }
@@ -157,6 +158,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	mon.close()
 	intr.finish()
+	if s.aggLogs && err == nil {
+		writeAggLogs(stderr)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -107,6 +107,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 		s.terseVersion = v
+	case "bandwidth-log":
+		s.aggLogs = true
 	case "aux-path":
 		s.auxPath = o.Value
 	case "idle-prof":
