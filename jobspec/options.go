@@ -91,7 +91,7 @@ var options = []Option{
 	{Name: "verify_async_cpus", Kind: KindText, Type: "string (opt=bla)", Help: "Set CPUs allowed for async verify threads", Hidden: true, Set: setVerifyAsyncCPUs},
 	{Name: "experimental_verify", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Enable experimental verification", Parent: "verify"},
 	{Name: "verify_state_load", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Load verify termination state", Parent: "verify"},
-	{Name: "verify_state_save", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Save verify state on termination", Parent: "verify"},
+	{Name: "verify_state_save", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Save verify state on termination", Parent: "verify", store: notBoolStore(func(j *Job) *bool { return &j.Verify.NoStateSave })},
 	{Name: "trim_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "0", Range: "min=0, max=100", Help: "Number of verify blocks to trim (i.e., discard)", Parent: "verify", store: storeInt(func(j *Job) *int { return &j.Verify.Trim.Percentage })},
 	{Name: "trim_verify_zero", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Verify that trimmed (i.e., discarded) blocks are returned as zeroes", Parent: "trim_percentage", store: boolStore(func(j *Job) *bool { return &j.Verify.Trim.Zero })},
 	{Name: "trim_backlog", Kind: KindSize, Type: "string (opt=bla)", Help: "Trim after this number of blocks are written", Parent: "trim_percentage", Set: setSizeLast(func(j *Job) *uint64 { return &j.Verify.Trim.Backlog })},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"syscall"
 	"time"
 )
 
@@ -97,4 +98,22 @@ func (c *Client) Receive(fn func(Msg) error) error {
 			return err
 		}
 	}
+}
+
+// FD is the connection's file descriptor number (for fio's --debug=net
+// lines), or -1.
+func (c *Client) FD() int {
+	sc, ok := c.conn.(interface {
+		SyscallConn() (syscall.RawConn, error)
+	})
+	if !ok {
+		return -1
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	rc.Control(func(f uintptr) { fd = int(f) })
+	return fd
 }

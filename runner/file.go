@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"github.com/gofio/gofio/internal/debuglog"
 	"io"
 	"os"
 	"path/filepath"
@@ -308,6 +309,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 	if !exists && !j.AllowFileCreate {
 		return &setupError{errno: unix.ENOENT, fn: "open", msg: "fio: file creation disallowed by allow_file_create=0", msgOnly: true}
 	}
+	if j.AllowFileCreate {
+		debugFile("layout unlink %s", f.path)
+	}
 	if exists && j.AllowFileCreate {
 		// fio 3.33 lays out a file too small for the job anew: it
 		// unlinks it first (a new inode, mode 0644), and fails the job
@@ -323,6 +327,14 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		return &setupError{errno: errno.Of(err), fn: "open"}
 	}
 	defer unix.Close(fd)
+	if debuglog.On(debuglog.File) {
+		// fio opens write-only, truncating a file it fills.
+		flags := unix.O_CREAT | unix.O_WRONLY
+		if fill {
+			flags |= unix.O_TRUNC
+		}
+		debugFile("open file %s, flags %x", f.path, flags)
+	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		return &setupError{errno: errno.Of(err), fn: "fstat"}
@@ -338,7 +350,9 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 	// to be filled are then sized, as fio does.
 	switch j.Fallocate {
 	case jobspec.FallocNative:
-		_ = unix.Fallocate(fd, 0, 0, int64(f.fileSize))
+		if unix.Fallocate(fd, 0, 0, int64(f.fileSize)) == nil {
+			debugFile("native fallocate of file %s size %d was successful", f.path, f.fileSize)
+		}
 	case jobspec.FallocPosix:
 		// fio 3.33 warns and lays out on (a full file system: the job
 		// then fails where its writes do).
@@ -360,6 +374,7 @@ func (f *jobFile) layout(j *jobspec.Job, buf []byte, fillBuf func([]byte) uint64
 		dropLaidOut(fd, f.fileSize)
 		return nil
 	}
+	debugFile("truncate file %s, size %d", f.path, f.fileSize)
 	if err := unix.Ftruncate(fd, int64(f.fileSize)); err != nil {
 		return &setupError{errno: errno.Of(err), fn: "ftruncate"}
 	}

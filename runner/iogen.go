@@ -598,6 +598,9 @@ func (w *worker) closeAll() {
 
 // loopFilesDone ends a loop's use of the files: it closes them.
 func (w *worker) loopFilesDone() {
+	if w.dbg.On(debuglog.File) {
+		w.dprintf(debuglog.File, "close files")
+	}
 	w.closeAll()
 }
 
@@ -881,7 +884,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	case g.dists != nil:
 		blk = g.dists[fi].draw()
 	default:
-		blk = g.offRng.Scale(lastb)
+		blk = w.drawOffset(lastb)
 		if m != nil {
 			if m.full() {
 				if !j.TimeBased && g.fileDist.n == 0 {
@@ -895,7 +898,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 				if j.TimeBased {
 					w.wrapped(fi)
 				}
-				blk = g.offRng.Scale(lastb)
+				blk = w.drawOffset(lastb)
 			}
 			// As in fio, the map is looked up at the block's index in
 			// blockalign units and marked at the offset's in units of
@@ -985,7 +988,7 @@ func (w *worker) syncFileRange(u *engine.IOUnit) {
 // itself.
 func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if w.dbg.On(debuglog.IO) {
-		w.debugIO("queue", u)
+		w.debugQueue(u)
 	}
 	if u.Op == engine.OpSyncFileRange {
 		w.syncFileRange(u)

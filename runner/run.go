@@ -49,6 +49,9 @@ type Config struct {
 	Stop <-chan struct{}
 	// ReadOnly refuses every write and trim (--readonly).
 	ReadOnly bool
+	// AuxPath is the directory of the verify state files (--aux-path);
+	// "" is the working directory.
+	AuxPath string
 }
 
 // Outcome is what a run produced.
@@ -138,6 +141,12 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			continue
 		}
 		t.files, t.trace = files, tl
+		if debuglog.On(debuglog.File) {
+			for i, f := range files {
+				debugFile("add file %s", f.path)
+				debugFile("file %p \"%s\" added at %d", f, f.path, i)
+			}
+		}
 	}
 	if msg := mountedWrites(tasks); msg != "" {
 		// fio refuses the whole run before any job starts, and exits 0
@@ -150,6 +159,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	for _, t := range tasks {
 		if t.err != 0 || t.skipped || t.info.NoFiles {
 			continue
+		}
+		if debuglog.On(debuglog.Process) {
+			debugSetup()
 		}
 		if t.job.FileAppend {
 			// Each job appends where the jobs laid out before it left
@@ -262,6 +274,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 					return
 				}
 				w.run(ctl.stop(t))
+				w.saveVerifyState(cfg.AuxPath, ctl.index[t])
 				w.release()
 				w.writeLogs(jobNumber(plan, t.job), cfg.Errors)
 				ctl.finished(t)
@@ -269,6 +282,12 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		}
 		gate.Done()
 		wg.Wait()
+		if debuglog.On(debuglog.Process) {
+			debugReaped(wave)
+		}
+	}
+	if debuglog.On(debuglog.Process) {
+		debugTerminate(tasks)
 	}
 	samplersDone()
 	ssm.close()
@@ -375,6 +394,12 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	log := cfg.Log
 	var todo []*jobFile
 	var bytes uint64
+	if debuglog.On(debuglog.File) {
+		debugFile("setup files")
+		for i, f := range t.files {
+			debugFile("get file size for %p/%d/%s", f, i, f.path)
+		}
+	}
 	for _, f := range t.files {
 		// A file shared by jobs is laid out once, unless a later job
 		// needs it larger (offset_increment) or finds it still short:

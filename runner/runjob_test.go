@@ -45,7 +45,7 @@ func runJobs(t *testing.T, dir string, args ...string) (*Outcome, string) {
 	full := append([]string{"directory=" + dir}, args...)
 	p := planOf(t, full...)
 	var errs strings.Builder
-	oc, err := Run(p, Config{Errors: &errs, Info: &errs, Log: io.Discard})
+	oc, err := Run(p, Config{Errors: &errs, Info: &errs, Log: io.Discard, AuxPath: dir})
 	if err != nil {
 		t.Fatalf("Run(%q): %v\n%s", args, err, errs.String())
 	}

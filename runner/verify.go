@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
@@ -21,7 +22,8 @@ import (
 // verifier is a worker's verify state.
 type verifier struct {
 	*verify.Verifier
-	seeds rng.Stream // the verify stream: a seed per block written
+	seeds    rng.Stream // the verify stream: a seed per block written
+	phaseRan bool       // a verify phase started (verifystate.go)
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -44,6 +46,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 	}
 	if v.Pattern != nil {
 		fillPattern(u.Buf, v.PatternAt(u.Offset))
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "using already filled verify pattern b=%d len=%d", len(v.Pattern), len(u.Buf))
+		}
 	}
 	if !v.Header {
 		return
@@ -54,8 +59,14 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		// the verify stream, which the header keeps.
 		seed = v.seeds.NextSeed()
 		fioFillRandom(u.Buf, seed)
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "fill random bytes len=%d", len(u.Buf))
+		}
 	}
 	v.Stamp(u.Buf, u.Offset, seed, uint64(max(clock.Now()-w.epoch, 0)))
+	if w.dbg.On(debuglog.Verify) {
+		w.debugVerifyChunks(u, "fill %s io_u %p, len %d")
+	}
 }
 
 // nextVerified is next for a job that verifies: a block to read back
@@ -81,7 +92,13 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	v := w.vfy
 	b, ok := v.Next()
 	if !ok {
+		if v.Reading && w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "get_next_verify: empty")
+		}
 		return false
+	}
+	if w.dbg.On(debuglog.Verify) {
+		w.dprintf(debuglog.Verify, "get_next_verify: ret io_u %p", u)
 	}
 	fi := int(b.File)
 	if !w.openFile(fi, stats.Read) {
@@ -98,6 +115,9 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 	v := w.vfy
 	if (!v.Reading && !v.ReadJob) || w.info.NoFiles {
 		return // not a checked read, or an engine without data (null)
+	}
+	if w.dbg.On(debuglog.Verify) {
+		w.debugVerifyChunks(u, "%s verify io_u %p, len %d")
 	}
 	msg, bad := v.Check(u.Buf, u.Result, u.Offset, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
@@ -156,13 +176,25 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	}
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 {
 		t := clock.Now()
-		v.Reading = true
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "starting loop")
+		}
+		if w.dbg.On(debuglog.Process) {
+			w.debugRunstate("RUNNING", "VERIFYING")
+		}
+		v.Reading, v.phaseRan = true, true
 		if w.reaper == nil {
 			w.syncLoop(stop)
 		} else {
 			w.asyncLoop(stop)
 		}
 		v.Reading = false
+		if w.dbg.On(debuglog.Process) {
+			w.debugRunstate("VERIFYING", "RUNNING")
+		}
+		if w.dbg.On(debuglog.Verify) {
+			w.dprintf(debuglog.Verify, "exiting loop")
+		}
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.EndLoop()

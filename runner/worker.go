@@ -100,6 +100,7 @@ type worker struct {
 	bufs    bufState          // write buffer contents (buffers.go)
 	opener  engine.FileOpener // the engine's, or nil
 	vfy     *verifier         // verify state (verify.go), nil without verify
+	vstate  *verifyState      // the last writes, for verify_state_save (verifystate.go)
 	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
 	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
 	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
@@ -217,6 +218,9 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	if w.vfy != nil {
 		w.vfy.seeds.Seed(w.gen.seeds[seedVerify], w.gen.use64)
 	}
+	if j.Verify.Type != jobspec.VerifyNone && j.RW.Writes() && !j.Verify.NoStateSave {
+		w.vstate = newVerifyState(j.IODepth)
+	}
 	if w.trace, err = newTracer(w, replay); err != nil {
 		w.release()
 		return nil, err
@@ -282,6 +286,9 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.tid = unix.Gettid()
 	if w.dbg != 0 {
 		w.debugStart()
+	}
+	if w.dbg.On(debuglog.IO) {
+		defer w.debugEngineEnd()
 	}
 	defer w.threadEnd()
 	if !w.threadStart() {
@@ -755,6 +762,9 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 		return
 	}
 	w.ioerr.seen = true
+	if w.vstate != nil && u.Op == engine.OpWrite {
+		w.vstate.add(u.File, u.Offset)
+	}
 	if !u.Op.IsData() {
 		if acct && w.clat {
 			w.st.AddSyncLat(uint64(max(0, done-issue)))

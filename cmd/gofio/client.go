@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gofio/gofio/internal/debuglog"
 	"io"
 	"os"
 	"os/signal"
@@ -157,6 +158,8 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	defer closeOut()
 	w := bufio.NewWriter(out)
 	defer w.Flush()
+	debuglog.SetOutput(w) // --debug=net's lines (netdebug.go)
+	netDebug("client: connect all")
 
 	events := make(chan clientEvent, 64)
 	status := 0
@@ -179,6 +182,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			}
 			texts = append(texts, text)
 		}
+		netDebug("client: connect to host %s", t.addr.String())
 		c, err := netio.Dial(t.addr, 5*time.Second)
 		if err != nil {
 			var errno syscall.Errno
@@ -192,6 +196,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		srv := &remoteServer{t: t, c: c, name: t.addr.String(), remote: &output.Remote{Hostname: t.addr.String(), Port: t.addr.Port}}
 		servers = append(servers, srv)
 		started = time.Now()
+		netDebugStart(t.addr.String(), c.FD(), t.args, files)
 		if err := c.Start(t.args, texts, t.configs); err != nil {
 			fmt.Fprintln(stderr, err)
 			c.Close()
@@ -203,7 +208,9 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	// Read only once every server has its jobs, as fio's client does
 	// (it polls them all after sending): the START counts of the servers
 	// then come before the reports that the "All clients" sum counts.
+	netDebug("client: start all")
 	for _, srv := range servers {
+		netDebug("client: start %s", srv.t.addr.String())
 		go func() {
 			err := srv.c.Receive(func(m netio.Msg) error {
 				events <- clientEvent{srv: srv, msg: m}
@@ -266,6 +273,10 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 		}
 		srv := ev.srv
 		if ev.end {
+			if ev.err == nil {
+				netDebugMsg(srv.t.addr.String(), netio.Msg{Op: netio.OpQuit})
+			}
+			netDebug("client: removed <%s>", srv.t.addr.String())
 			open--
 			srv.ended, srv.running = true, false
 			showETA(eta.gone(srv))
@@ -287,6 +298,7 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 			w.Flush()
 			continue
 		}
+		netDebugMsg(srv.t.addr.String(), ev.msg)
 		if ev.msg.Op == netio.OpETA {
 			showETA(eta.reply(srv, ev.msg))
 			continue
@@ -322,6 +334,9 @@ func runClients(cl *parser.CommandLine, args []string, stdout, stderr io.Writer)
 	}
 	if s.formats.json || s.formats.jsonPlus {
 		output.ClientJSON(w, &all, s.formats.jsonPlus)
+	}
+	if s.aggLogs {
+		writeAggLogs(stderr)
 	}
 	return status
 }

@@ -9,7 +9,7 @@ import "github.com/gofio/gofio/parser"
 var implemented = map[string]bool{
 	"output":              true,
 	"latency-log":         true, // fio refuses it as deprecated; so does gofio
-	"bandwidth-log":       false,
+	"bandwidth-log":       true,
 	"minimal":             true,
 	"output-format":       true,
 	"append-terse":        true,
@@ -27,7 +27,7 @@ var implemented = map[string]bool{
 	"section":             true,
 	"inflate-log":         true,
 	"alloc-size":          true,
-	"profile":             true, // with --cmdhelp; running a profile is refused
+	"profile":             true,
 	"warnings-fatal":      true,
 	"max-jobs":            true,
 	"terse-version":       true,
@@ -35,16 +35,16 @@ var implemented = map[string]bool{
 	"daemonize":           true,
 	"client":              true,
 	"remote-config":       true,
-	"cpuclock-test":       false,
-	"crctest":             false,
-	"memcpytest":          false,
-	"idle-prof":           false,
+	"cpuclock-test":       true,
+	"crctest":             true,
+	"memcpytest":          true,
+	"idle-prof":           true,
 	"status-interval":     true,
 	"trigger-file":        true,
 	"trigger-timeout":     true,
 	"trigger":             true,
 	"trigger-remote":      true,
-	"aux-path":            false,
+	"aux-path":            true,
 	"merge-blktrace-only": true,
 }
 

@@ -22,9 +22,6 @@ type parseSettings struct {
 	profile  string   // --profile
 }
 
-// crcNames are the checksums --crctest knows.
-var crcNames = []string{"md5", "crc64", "crc32", "crc32c", "crc16", "crc7", "sha1", "sha256", "sha512", "xxhash", "murmur3", "jhash", "fnv", "sha3-224", "sha3-256", "sha3-384", "sha3-512"}
-
 // applyParse carries out the fio options that concern reading jobs and
 // checks the arguments of those gofio does not carry out yet, with fio's
 // messages. handled is false for the options apply handles itself.
@@ -70,16 +67,9 @@ func (s *settings) applyParse(o parser.Option, stdout, stderr io.Writer) (done b
 		}
 		return false, 0, false
 	case "crctest":
-		for _, c := range strings.Split(o.Value, ",") {
-			if o.HasValue && c != "" && !slices.Contains(crcNames, c) {
-				fmt.Fprintf(stderr, "fio: unknown hash `%s`. Available:\n", c)
-				for _, n := range crcNames {
-					fmt.Fprintln(stdout, n)
-				}
-				return true, 1, true
-			}
-		}
-		return false, 0, false
+		return true, crcTest(o.Value, o.HasValue, stdout, stderr), true
+	case "memcpytest":
+		return true, memcpyTest(o.Value, o.HasValue, stdout, stderr), true
 	default:
 		return false, 0, false
 	}
@@ -152,11 +142,12 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		return s.failed(b, stdout)
 	}
 	update()
-	if err := b.EndCmdline(); err != nil {
-		return s.failed(b, stdout)
-	}
 	if s.parse.profile != "" {
-		fmt.Fprintln(stderr, "gofio: option --profile is not supported yet (gofio runs no built-in profiles)")
+		if err := s.addProfile(b, cl, stderr); err != nil {
+			return s.failed(b, stdout)
+		}
+	}
+	if err := b.EndCmdline(); err != nil {
 		return s.failed(b, stdout)
 	}
 

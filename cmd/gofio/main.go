@@ -5,6 +5,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gofio/gofio/internal/debuglog"
 	"github.com/gofio/gofio/jobspec"
@@ -49,6 +51,10 @@ type settings struct {
 	// failure instead of printing their lines (the server prints them
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
+	auxPath       string        // --aux-path: where verify state files go
+	aggLogs       bool          // --bandwidth-log (agglog.go)
+	idleProf      string        // --idle-prof: system or percpu
+	idle          *idleProfiler // running or done (idleprof.go)
 }
 
 // formats is the set of report formats selected.
@@ -125,7 +131,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var log io.Writer // progress lines: only in normal mode, as fio
 	if s.formats.normal {
-		printHeaders(bw, plan)
+		printHeaders(bw, plan, s.parse.profile == "")
 		bw.Flush()
 		log = con
 	}
@@ -164,11 +170,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	mon.start()
+	var acts *actSlices
+	if s.parse.profile == "act" && len(plan.Jobs) > 0 {
+		acts = startActSlices(prog, time.Duration(plan.Jobs[0].Runtime)*time.Microsecond)
+	}
+	if s.idleProf != "" {
+		s.idle = calibrateIdle(s.idleProf == "percpu")
+		s.idle.run()
+	}
 	stop, endTrigger := s.localTrigger(intr.stop, prog, jobNames(plan), con, stdout, stderr) // trigger.go
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: stop, ReadOnly: s.readOnly, Progress: prog})
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: stop, ReadOnly: s.readOnly, Progress: prog, AuxPath: s.auxPath})
 	endTrigger()
+	if s.idle != nil {
+		s.idle.stop()
+	}
 	mon.close()
 	intr.finish()
+	if s.aggLogs && err == nil {
+		writeAggLogs(stderr)
+	}
 	if err != nil {
 		live.finish(nil)
 		fmt.Fprintln(stderr, err)
@@ -176,6 +196,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := live.finish(oc.Result); err != nil {
 		fmt.Fprintln(stderr, err)
+	}
+	if s.parse.profile == "act" {
+		// ACT's table comes before the report, on the informational
+		// stream (fio prints it on stdout).
+		rows := acts.finish(oc.Result)
+		if s.formats.normal {
+			con.print(func(w io.Writer) error { actReport(w, rows); return nil })
+		} else {
+			actReport(msgs, rows)
+		}
 	}
 	if err := con.print(func(w io.Writer) error { return s.report(w, oc.Result) }); err != nil {
 		// fio 3.33 loses a report it cannot write (--output on a full
@@ -198,13 +228,30 @@ func (s *settings) report(w io.Writer, r *output.Result) error {
 			return err
 		}
 	}
+	// --idle-prof's results come last, in the final report only.
+	idle := s.idle != nil && s.idle.took > 0
 	if s.formats.json || s.formats.jsonPlus {
-		if err := output.JSON(w, r, s.formats.jsonPlus); err != nil {
-			return err
+		if !idle {
+			if err := output.JSON(w, r, s.formats.jsonPlus); err != nil {
+				return err
+			}
+		} else {
+			var b bytes.Buffer
+			if err := output.JSON(&b, r, s.formats.jsonPlus); err != nil {
+				return err
+			}
+			if _, err := w.Write(s.idle.addJSON(b.Bytes())); err != nil {
+				return err
+			}
 		}
 	}
 	if s.formats.normal {
-		return output.Normal(w, r)
+		if err := output.Normal(w, r); err != nil {
+			return err
+		}
+		if idle {
+			s.idle.normal(w)
+		}
 	}
 	return nil
 }
@@ -226,7 +273,8 @@ func mergeBlktraces(plan *jobspec.Plan, normal bool, stdout, stderr io.Writer) i
 
 // printHeaders prints what fio prints before the jobs start: the job
 // lines, the version, and the Starting line.
-func printHeaders(w io.Writer, plan *jobspec.Plan) {
+// fio 3.33 prints no version line before a profile's jobs (observed).
+func printHeaders(w io.Writer, plan *jobspec.Plan, versionLine bool) {
 	threads, procs := 0, 0
 	for _, j := range plan.Jobs {
 		if j.Thread {
@@ -236,7 +284,9 @@ func printHeaders(w io.Writer, plan *jobspec.Plan) {
 		}
 	}
 	printJobLines(w, plan)
-	output.Version(w)
+	if versionLine {
+		output.Version(w)
+	}
 	output.Starting(w, threads, procs)
 }
 

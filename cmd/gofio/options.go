@@ -109,6 +109,17 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 			return true, 1
 		}
 		s.terseVersion = v
+	case "bandwidth-log":
+		s.aggLogs = true
+	case "aux-path":
+		s.auxPath = o.Value
+	case "idle-prof":
+		if o.Value == "calibrate" {
+			return true, idleCalibrate(stdout)
+		}
+		s.idleProf = o.Value
+	case "cpuclock-test":
+		return true, cpuclockTest(stdout)
 	case "inflate-log":
 		return true, inflateLog(o.Value, stdout, stderr)
 	case "latency-log":

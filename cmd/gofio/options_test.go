@@ -84,9 +84,9 @@ func TestCommandLineForms(t *testing.T) {
 		{[]string{"--debug=?"}, 0, "fio: dumping debug options:process,file,io,mem,blktrace,verify,random,parse,diskutil,job,mutex,profile,time,net,rate,compress,steadystate,helperthread,zbd,all\n", "", false},
 		{[]string{"--debug=foo", "--parse-only"}, 0, "", "fio: debug mask foo not found\n", false},
 		{[]string{"--debug=io", "--name=a", "--parse-only"}, 0, "fio: set debug option io\n", "", false},
-		// --profile=P --cmdhelp shows P's options; running a profile is refused.
+		// --profile=P --cmdhelp shows P's options; act needs a device.
 		{[]string{"--profile=act", "--cmdhelp=prep"}, 0, "                prep: Set to run ACT prep phase\n                type: empty or boolean value ([0|1])\n             default: no default\n               valid: only for profile 'act'\n\n", "", false},
-		{[]string{"--profile=tiobench"}, 1, "", "gofio: option --profile is not supported yet (gofio runs no built-in profiles)\n", false},
+		{[]string{"--profile=act"}, 1, "", "act: you need to set IO target(s) with the device-names option.\nfio: profile act prep failed\n", false},
 		// With --parse-only and no jobs, nothing is printed.
 		{[]string{"--parse-only"}, 0, "", "", false},
 	}

@@ -17,7 +17,8 @@ import (
 func TestOutputFileJobLines(t *testing.T) {
 	dir := t.TempDir()
 	vf := filepath.Join(dir, "vf")
-	verify := []string{"--name=v", "--filename=" + vf, "--rw=write", "--bs=4k", "--size=64k", "--verify=md5"}
+	// --aux-path: the verify state file goes beside the data file.
+	verify := []string{"--aux-path=" + dir, "--name=v", "--filename=" + vf, "--rw=write", "--bs=4k", "--size=64k", "--verify=md5"}
 	if st, _, errs := gofio(t, append(verify, "--do_verify=0", "--output-format=terse")...); st != 0 {
 		t.Fatalf("writing %s: status %d\n%s", vf, st, errs)
 	}

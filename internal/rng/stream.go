@@ -64,3 +64,12 @@ func (f *Stream) NextSeed() uint64 {
 	r2 := f.Next()
 	return r1 * r2
 }
+
+// State returns the stream's generator state, as fio saves it in a
+// verify state file: use64, then Taus88's three words or Taus258's five.
+func (f *Stream) State() (use64 bool, words []uint64) {
+	if f.use64 {
+		return true, f.s64.z[:]
+	}
+	return false, []uint64{uint64(f.s32.s1), uint64(f.s32.s2), uint64(f.s32.s3)}
+}

@@ -104,6 +104,25 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // crc32cRaw is CRC-32C without the final inversion, as fio stores it.
 func crc32cRaw(p []byte) uint32 { return ^crc32.Checksum(p, castagnoli) }
 
+// CRC32C is the CRC-32C fio stores in its verify headers and verify state
+// files: without the final inversion.
+func CRC32C(p []byte) uint32 { return crc32cRaw(p) }
+
+// Checksum returns the checksum verify=name stores in fio's verify header
+// and its size in bytes, for --crctest; ok is false for a name without a
+// data checksum.
+func Checksum(name string) (sum func(dst, data []byte), size int, ok bool) {
+	for t := jobspec.VerifyNone; t <= jobspec.VerifyNull; t++ {
+		if t.String() != name {
+			continue
+		}
+		if s, ok := sumFor(t); ok {
+			return s.sum, s.size, true
+		}
+	}
+	return nil, 0, false
+}
+
 var jonesTable = crc64.MakeTable(0x95AC9329AC4BC9B5)
 
 // crc64Jones is the reflected CRC-64 of the Jones polynomial, initial

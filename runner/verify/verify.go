@@ -200,6 +200,20 @@ func (v *Verifier) chunk(n int) int {
 	return n
 }
 
+// Chunks calls f with the length of each checksummed chunk among the
+// first avail bytes of a block of n bytes, in order (none for meta,
+// pattern and null, whose chunks carry no checksum): what fio's verify
+// debug lines count.
+func (v *Verifier) Chunks(n, avail int, f func(length int)) {
+	if v.sum.size == 0 {
+		return
+	}
+	iv := v.chunk(n)
+	for off := 0; off+v.minChunk() <= avail; off += iv {
+		f(min(iv, avail-off))
+	}
+}
+
 // swapHeader swaps the header of chunk c with the data at verify_offset
 // (written swapped, swapped back before the check).
 func (v *Verifier) swapHeader(c []byte) {
