@@ -47,7 +47,7 @@ func TestJobOptionsTable(t *testing.T) {
 }
 
 // TestFioOptionsKnown keeps every option of fio's own table either
-// implemented or refused by name.
+// implemented or refused by name, and that none is refused.
 func TestFioOptionsKnown(t *testing.T) {
 	for _, o := range parser.FioOptions {
 		if _, ok := implemented[o.Name]; !ok {
@@ -59,9 +59,12 @@ func TestFioOptionsKnown(t *testing.T) {
 			t.Errorf("implemented lists %q, which fio does not have", name)
 		}
 	}
-	status, _, errs := gofio(t, "--aux-path=x")
-	if status != 1 || errs != "gofio: option --aux-path is not supported yet\n" {
-		t.Errorf("gofio --aux-path=x = %d, %q", status, errs)
+	// Every option of fio 3.33's own table is carried out (issue 14:
+	// nothing fio runs is "not supported yet").
+	for name, ok := range implemented {
+		if !ok {
+			t.Errorf("--%s is refused as not supported yet", name)
+		}
 	}
 }
 
