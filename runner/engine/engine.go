@@ -47,6 +47,11 @@ type IOUnit struct {
 	// Queue.
 	Prio uint16
 
+	// End, set by the engine with Result 0 and Err 0, tells that the
+	// stream the unit reads from has ended (the net engines' peer closed
+	// the connection): the unit moves no data and the job stops.
+	End bool
+
 	// Set by the engine when the I/O completes: Result is the number of
 	// bytes transferred, Err the error (0 for success).
 	Result int
@@ -107,6 +112,14 @@ type FileOpener interface {
 	CloseFile(index int, fd int) error
 }
 
+// Connector is implemented by engines whose files are connections (net):
+// the runner calls Connect on the job's thread once the job has started,
+// before its clock starts, so the time spent waiting for the peer is not
+// part of the job's runtime, as in fio.
+type Connector interface {
+	Connect() error
+}
+
 // Noticer is implemented by engines that announce themselves when a job
 // starts, as fio's cpuio does ("NAME (noop): ioengine=cpuio, ...").
 type Noticer interface {
@@ -139,6 +152,13 @@ type Config struct {
 	// system, where a transfer may wait without bound: the engine makes
 	// its blocking calls through the scheduler (sys_rw_linux.go).
 	MayHang bool
+	// Filenames are the job's filename option as given (net: host,port,
+	// protocol or a UNIX socket path), empty when fio names the files.
+	Filenames []string
+	// JobNum is the job's clone index: the net engines add it to port.
+	JobNum int
+	// Runtime is the job's runtime in µs, 0 when none (exec's %r).
+	Runtime uint64
 }
 
 // Info describes one registered engine.
@@ -166,6 +186,9 @@ type Info struct {
 	// counted, so only runtime ends the job, and fio prints no job line
 	// for it.
 	NoIO bool
+	// BitBased marks engines whose bandwidths fio reports in bits when
+	// unit_base is not given (the net engines).
+	BitBased bool
 }
 
 // QueueInitError is an engine's failure to set up its queue (io_setup,

@@ -13,6 +13,8 @@ var engines = []Info{
 	{Name: "pvsync", New: newPvsync, Sync: true},
 	{Name: "pvsync2", New: newPvsync2, Sync: true},
 	{Name: "null", New: newNull, NoFiles: true},
+	{Name: "net", New: newNet, Sync: true, NoLayout: true, Diskless: true, BitBased: true},
+	{Name: "netsplice", New: newNetSplice, Sync: true, NoLayout: true, Diskless: true, BitBased: true},
 	{Name: "ftruncate", New: newFtruncate, Sync: true},
 	{Name: "filecreate", New: newFileCreate, Sync: true, NoLayout: true, Diskless: true, NoStats: true},
 	{Name: "filestat", New: newFileStat, Sync: true, NoStats: true},
