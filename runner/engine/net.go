@@ -111,6 +111,7 @@ type netEngine struct {
 	reads     bool // the job reads: a UDP job binds
 	splice    bool
 	pipe      [2]int // netsplice's pipe
+	pipeMax   int    // its capacity
 	lfd       int    // the listening socket, -1 when none
 	conns     []netConn
 	iov       unix.Iovec
@@ -191,6 +192,7 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 		if err := unix.Pipe2(e.pipe[:], unix.O_CLOEXEC); err != nil {
 			return nil, &InitError{Errno: errnoOf(err), Fn: "pipe"}
 		}
+		e.pipeMax = pipeSize(e.pipe[1])
 	}
 	e.conns = make([]netConn, max(cfg.Files, 1))
 	for i := range e.conns {
@@ -645,7 +647,7 @@ func (e *netEngine) spliceOut(fd int, b []byte) (int, unix.Errno) {
 	done := 0
 	for done < len(b) {
 		e.iov.Base = &b[done]
-		e.iov.SetLen(len(b) - done)
+		e.iov.SetLen(min(len(b)-done, e.pipeMax))
 		m, _, en := unix.Syscall6(unix.SYS_VMSPLICE, uintptr(e.pipe[1]), uintptr(unsafe.Pointer(&e.iov)), 1, 0, 0, 0)
 		if en == unix.EINTR {
 			continue
@@ -673,7 +675,7 @@ func (e *netEngine) spliceOut(fd int, b []byte) (int, unix.Errno) {
 func (e *netEngine) spliceIn(fd int, b []byte) (int, unix.Errno) {
 	done := 0
 	for done < len(b) {
-		s, _, en := unix.Syscall6(unix.SYS_SPLICE, uintptr(fd), 0, uintptr(e.pipe[1]), 0, uintptr(len(b)-done), unix.SPLICE_F_MOVE)
+		s, _, en := unix.Syscall6(unix.SYS_SPLICE, uintptr(fd), 0, uintptr(e.pipe[1]), 0, uintptr(min(len(b)-done, e.pipeMax)), unix.SPLICE_F_MOVE)
 		if en == unix.EINTR {
 			continue
 		}

@@ -21,6 +21,7 @@ var engines = []Info{
 	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
+	{Name: "splice", New: newSplice, Sync: true},
 	iouringEngine,
 	libaioEngine,
 }
