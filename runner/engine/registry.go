@@ -19,6 +19,7 @@ var engines = []Info{
 	{Name: "filecreate", New: newFileCreate, Sync: true, NoLayout: true, Diskless: true, NoStats: true},
 	{Name: "filestat", New: newFileStat, Sync: true, NoStats: true},
 	{Name: "filedelete", New: newFileDelete, Sync: true, NoStats: true},
+	{Name: "exec", New: newExec, Sync: true, NoFiles: true, NoIO: true},
 	{Name: "posixaio", New: newPosixaio},
 	{Name: "falloc", New: newFalloc, Sync: true},
 	{Name: "splice", New: newSplice, Sync: true},
