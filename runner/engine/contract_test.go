@@ -44,6 +44,7 @@ var contractSpecs = map[string]contractSpec{
 	"filecreate": {noData: "its work is the open (FileOpener)"},
 	"filestat":   {noData: "its work is the open (FileOpener)"},
 	"filedelete": {noData: "its work is the open (FileOpener)"},
+	"exec":       {opts: []string{"program=/bin/true", "grace_time=0"}, noData: "it runs a program (Info.NoIO)"},
 	"net":        {skip: "its files are connections to a peer: TestNetEngines runs a writer and a reader"},
 	"netsplice":  {skip: "its files are connections to a peer: TestNetEngines runs a writer and a reader"},
 }

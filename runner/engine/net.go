@@ -4,8 +4,8 @@ package engine
 // the job is a connection, and each unit moves one block over it.
 //
 //	net        send(2)/recv(2) on the socket
-//	netsplice  the same data moved through a pipe: vmsplice(2) and
-//	           splice(2) to send, splice(2) and read(2) to receive
+//	netsplice  the same data moved through a pipe: write(2) and splice(2)
+//	           to send, splice(2) and read(2) to receive
 //
 // The protocol is tcp, tcpv6, udp, udpv6 or unix (a stream socket). A
 // TCP or UNIX job listens (listen) and accepts one connection, or
@@ -113,8 +113,8 @@ type netEngine struct {
 	pipe      [2]int // netsplice's pipe
 	pipeMax   int    // its capacity
 	lfd       int    // the listening socket, -1 when none
+	ufd       int    // a UDP reader's socket, bound as the engine starts
 	conns     []netConn
-	iov       unix.Iovec
 	multicast net.IP // the UDP multicast group, nil when none
 }
 
@@ -141,7 +141,7 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 	if splice {
 		name = "netsplice"
 	}
-	e := &netEngine{o: cfg.Options, splice: splice, lfd: -1, pipe: [2]int{-1, -1}}
+	e := &netEngine{o: cfg.Options, splice: splice, lfd: -1, ufd: -1, pipe: [2]int{-1, -1}}
 	e.reads = cfg.RW.Reads() && !cfg.RW.Writes()
 	o := &e.o
 	e.target = netTarget{proto: o.Protocol, host: o.Hostname, port: o.Port}
@@ -200,6 +200,15 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 	}
 	if listens {
 		if err := e.listen(); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	if isUDP(t.proto) && e.reads {
+		// Bound now, so that datagrams sent before the job starts wait
+		// in the socket.
+		var err error
+		if e.ufd, err = e.bindUDP(); err != nil {
 			e.Close()
 			return nil, err
 		}
@@ -422,24 +431,16 @@ func (e *netEngine) connect() (int, error) {
 // openUDP binds a reader's socket and waits for the writer's open
 // message, or points a writer's at its peer and sends it.
 func (e *netEngine) openUDP(c *netConn) error {
-	fd, err := e.socket()
-	if err != nil {
-		return err
-	}
-	c.fd = fd
 	if e.reads {
-		unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
-		unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1)
-		sa, err := e.sockaddr("")
-		if err != nil {
-			return err
+		fd := e.ufd
+		e.ufd = -1
+		if fd < 0 {
+			var err error
+			if fd, err = e.bindUDP(); err != nil {
+				return err
+			}
 		}
-		if err := unix.Bind(fd, sa); err != nil {
-			return &InitError{Errno: errnoOf(err), Fn: "bind"}
-		}
-		if err := e.joinGroup(fd); err != nil {
-			return err
-		}
+		c.fd = fd
 		var msg [8]byte
 		for {
 			c.peerLen = uint32(unsafe.Sizeof(c.peer))
@@ -452,6 +453,11 @@ func (e *netEngine) openUDP(c *netConn) error {
 			}
 		}
 	}
+	fd, err := e.socket()
+	if err != nil {
+		return err
+	}
+	c.fd = fd
 	sa, err := e.sockaddr(e.target.host)
 	if err != nil {
 		return err
@@ -464,6 +470,31 @@ func (e *netEngine) openUDP(c *netConn) error {
 		return &InitError{Errno: en, Fn: "sendto"}
 	}
 	return nil
+}
+
+// bindUDP makes a UDP reader's socket, bound to the port on any address
+// and a member of the multicast group when there is one.
+func (e *netEngine) bindUDP() (int, error) {
+	fd, err := e.socket()
+	if err != nil {
+		return -1, err
+	}
+	unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
+	unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1)
+	sa, err := e.sockaddr("")
+	if err == nil {
+		if err = unix.Bind(fd, sa); err != nil {
+			err = &InitError{Errno: errnoOf(err), Fn: "bind"}
+		}
+	}
+	if err == nil {
+		err = e.joinGroup(fd)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 // joinGroup makes a multicast reader a member of its group, on the
@@ -557,6 +588,10 @@ func (e *netEngine) Close() error {
 			e.CloseFile(i, e.conns[i].fd)
 		}
 	}
+	if e.ufd >= 0 {
+		unix.Close(e.ufd)
+		e.ufd = -1
+	}
 	if e.lfd >= 0 {
 		unix.Close(e.lfd)
 		e.lfd = -1
@@ -642,13 +677,13 @@ func (e *netEngine) recv(c *netConn, b []byte) (int, unix.Errno) {
 	return recvfrom(c.fd, b, unix.MSG_WAITALL, nil, nil)
 }
 
-// spliceOut maps b into the pipe (vmsplice) and splices it to the socket.
+// spliceOut copies b into the pipe and splices it to the socket. (A
+// vmsplice(2) of b would hand the socket the buffer's pages themselves,
+// which the next unit overwrites while TCP may still hold them.)
 func (e *netEngine) spliceOut(fd int, b []byte) (int, unix.Errno) {
 	done := 0
 	for done < len(b) {
-		e.iov.Base = &b[done]
-		e.iov.SetLen(min(len(b)-done, e.pipeMax))
-		m, _, en := unix.Syscall6(unix.SYS_VMSPLICE, uintptr(e.pipe[1]), uintptr(unsafe.Pointer(&e.iov)), 1, 0, 0, 0)
+		m, _, en := unix.Syscall(unix.SYS_WRITE, uintptr(e.pipe[1]), uintptr(unsafe.Pointer(&b[done])), uintptr(min(len(b)-done, e.pipeMax)))
 		if en == unix.EINTR {
 			continue
 		}

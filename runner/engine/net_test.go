@@ -1,0 +1,216 @@
+//go:build linux
+
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/jobspec"
+)
+
+func TestParseNetFilename(t *testing.T) {
+	tests := []struct {
+		name string
+		def  jobspec.NetProto
+		want netTarget
+		err  bool
+	}{
+		{"localhost,8888", jobspec.ProtoTCP, netTarget{jobspec.ProtoTCP, "localhost", 8888}, false},
+		{"localhost,8888,udp", jobspec.ProtoTCP, netTarget{jobspec.ProtoUDP, "localhost", 8888}, false},
+		{"::1,9000,tcpv6", jobspec.ProtoTCP, netTarget{jobspec.ProtoTCPv6, "::1", 9000}, false},
+		{",9000,udpv6", jobspec.ProtoTCP, netTarget{jobspec.ProtoUDPv6, "", 9000}, false},
+		{"/tmp/fio.sock", jobspec.ProtoUnix, netTarget{jobspec.ProtoUnix, "/tmp/fio.sock", 0}, false},
+		{"h,0", jobspec.ProtoTCP, netTarget{}, true},
+		{"h,65536", jobspec.ProtoTCP, netTarget{}, true},
+		{"h,80,sctp", jobspec.ProtoTCP, netTarget{}, true},
+		{"justaname", jobspec.ProtoTCP, netTarget{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseNetFilename(tt.name, tt.def)
+		if (err != nil) != tt.err {
+			t.Errorf("%q: error %v, want error %v", tt.name, err, tt.err)
+			continue
+		}
+		if !tt.err && got != tt.want {
+			t.Errorf("%q: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestNetInitErrors checks the setups fio 3.33 refuses as the engine
+// starts, with its message (observed: fio --ioengine=net ...).
+func TestNetInitErrors(t *testing.T) {
+	tests := []struct {
+		rw    jobspec.RW
+		opts  []string
+		files []string
+		msg   string
+		errno unix.Errno
+	}{
+		{jobspec.RWRead, []string{"protocol=udp", "listen", "port=31111"}, nil, "fio: listen only valid for TCP proto IO", unix.EPERM},
+		{jobspec.RWRead, []string{"protocol=unix", "listen"}, []string{"/tmp/x.sock"}, "fio: listen only valid for TCP proto IO", unix.EPERM},
+		{jobspec.RWWrite, []string{"port=31111"}, nil, "fio: connect with no host to connect to.", unix.EINVAL},
+		{jobspec.RWWrite, []string{"hostname=localhost"}, nil, "fio: network IO requires port for tcp or udp", unix.EPERM},
+		{jobspec.RWRandWrite, []string{"hostname=localhost", "port=31111"}, nil, "fio: network IO can't be random", unix.EPERM},
+		{jobspec.RWRead, []string{"hostname=localhost", "port=31111", "listen"}, nil, "fio: hostname not valid for non-multicast inbound network IO", unix.EPERM},
+		{jobspec.RWRead, []string{"hostname=localhost", "port=31111", "protocol=udp"}, nil, "fio: hostname not valid for non-multicast inbound network IO", unix.EPERM},
+		{jobspec.RWWrite, []string{"protocol=unix"}, nil, "fio: UNIX sockets need host/filename", unix.EPERM},
+		{jobspec.RWWrite, []string{"protocol=unix", "port=1"}, []string{"/tmp/x.sock"}, "fio: network IO port not valid with unix socket", unix.EPERM},
+	}
+	for _, tt := range tests {
+		_, err := newNet(Config{Options: engineOpts(t, "net", tt.opts...), RW: tt.rw, Files: 1, Filenames: tt.files, Job: "x"})
+		var ie *InitError
+		if !errors.As(err, &ie) {
+			t.Errorf("%v %v: error %v, want an InitError", tt.rw, tt.opts, err)
+			continue
+		}
+		want := tt.msg + "\nfio: io engine net init failed."
+		if ie.Msg != want || ie.Errno != tt.errno {
+			t.Errorf("%v %v: %q (%v), want %q (%v)", tt.rw, tt.opts, ie.Msg, ie.Errno, want, tt.errno)
+		}
+	}
+}
+
+// freePort returns a port that TCP and UDP could bind a moment ago on
+// the loopback: a random high one, as other tests may run beside.
+func freePort(t *testing.T) int {
+	t.Helper()
+	for range 50 {
+		p := 20000 + rand.IntN(40000)
+		l, err := net.Listen("tcp", fmt.Sprintf(":%d", p))
+		if err != nil {
+			continue
+		}
+		u, err := net.ListenPacket("udp", fmt.Sprintf(":%d", p))
+		l.Close()
+		if err != nil {
+			continue
+		}
+		u.Close()
+		return p
+	}
+	t.Fatal("no free port")
+	return 0
+}
+
+// TestNetEngines runs a writer and a reader of each engine and protocol
+// over the loopback: the reader gets each block the writer sent, then
+// ends its job (IOUnit.End) on the writer's close message; with
+// pingpong each block comes back to the writer.
+func TestNetEngines(t *testing.T) {
+	const bs, blocks = 4096, 4
+	for _, eng := range []string{"net", "netsplice"} {
+		for _, proto := range []string{"tcp", "udp", "unix", "tcpv6"} {
+			for _, pingpong := range []bool{false, true} {
+				name := fmt.Sprintf("%s/%s/pingpong=%v", eng, proto, pingpong)
+				t.Run(name, func(t *testing.T) {
+					info, err := Lookup(eng)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var rOpts, wOpts []string
+					var files []string
+					switch proto {
+					case "unix":
+						files = []string{filepath.Join(t.TempDir(), "s.sock")}
+						rOpts, wOpts = []string{"protocol=unix"}, []string{"protocol=unix"}
+					case "udp":
+						p := fmt.Sprint(freePort(t))
+						rOpts, wOpts = []string{"protocol=udp", "port=" + p}, []string{"protocol=udp", "port=" + p, "hostname=127.0.0.1"}
+					case "tcp", "tcpv6":
+						host := "127.0.0.1"
+						if proto == "tcpv6" {
+							host = "::1"
+							if l, err := net.Listen("tcp6", "[::1]:0"); err != nil {
+								t.Skip("no IPv6 loopback")
+							} else {
+								l.Close()
+							}
+						}
+						p := fmt.Sprint(freePort(t))
+						rOpts = []string{"protocol=" + proto, "port=" + p, "listen"}
+						wOpts = []string{"protocol=" + proto, "port=" + p, "hostname=" + host}
+					}
+					if pingpong {
+						rOpts, wOpts = append(rOpts, "pingpong"), append(wOpts, "pingpong")
+					}
+					rUnits, wUnits := asyncTUnits(t, 1, bs), asyncTUnits(t, 1, bs)
+					re, err := info.New(Config{IODepth: 1, Units: rUnits, Options: engineOpts(t, eng, rOpts...), RW: jobspec.RWRead, Files: 1, Filenames: files, Job: "r"})
+					if err != nil {
+						t.Fatalf("reader: %v", err)
+					}
+					defer re.(interface{ Close() error }).Close()
+					if n := re.(Noticer).Notice("r"); proto != "udp" && n != "fio: waiting for connection" {
+						t.Errorf("reader's notice %q, want fio's waiting line", n)
+					}
+					we, err := info.New(Config{IODepth: 1, Units: wUnits, Options: engineOpts(t, eng, wOpts...), RW: jobspec.RWWrite, Files: 1, Filenames: files, Job: "w"})
+					if err != nil {
+						t.Fatalf("writer: %v", err)
+					}
+					defer we.(interface{ Close() error }).Close()
+
+					// The reader accepts (or waits for the UDP open
+					// message) while the writer connects.
+					rdone := make(chan error, 1)
+					go func() { rdone <- re.(Connector).Connect() }()
+					if err := we.(Connector).Connect(); err != nil {
+						t.Fatalf("writer Connect: %v", err)
+					}
+					err = <-rdone
+					if err != nil {
+						t.Fatalf("reader Connect: %v", err)
+					}
+
+					got := make(chan []byte, 1)
+					go func() {
+						var all []byte
+						r := rUnits[0]
+						for {
+							r.Op, r.File, r.End = OpRead, 0, false
+							clear(r.Buf)
+							re.Queue(r)
+							if r.Err != 0 {
+								t.Errorf("read: %v", r.Err)
+								break
+							}
+							if r.End {
+								break
+							}
+							all = append(all, r.Buf[:r.Result]...)
+						}
+						got <- all
+					}()
+					var sent []byte
+					w := wUnits[0]
+					for i := range blocks {
+						copy(w.Buf, bytes.Repeat([]byte{byte('a' + i)}, bs))
+						w.Op, w.File = OpWrite, 0
+						we.Queue(w)
+						if w.Err != 0 || w.Result != bs || w.End {
+							t.Fatalf("write %d: Result %d, Err %v, End %v", i, w.Result, w.Err, w.End)
+						}
+						if pingpong && !bytes.Equal(w.Buf, bytes.Repeat([]byte{byte('a' + i)}, bs)) {
+							t.Errorf("write %d: pingpong brought back %q...", i, w.Buf[:8])
+						}
+						sent = append(sent, bytes.Repeat([]byte{byte('a' + i)}, bs)...)
+					}
+					if err := we.(FileOpener).CloseFile(0, -1); err != nil {
+						t.Errorf("writer CloseFile: %v", err)
+					}
+					if all := <-got; !bytes.Equal(all, sent) {
+						t.Errorf("reader got %d bytes (%q...), want the %d sent", len(all), strings.TrimRight(string(all[:min(len(all), 8)]), "\x00"), len(sent))
+					}
+				})
+			}
+		}
+	}
+}
