@@ -9,8 +9,8 @@ package engine
 //
 // The protocol is tcp, tcpv6, udp, udpv6 or unix (a stream socket). A
 // TCP or UNIX job listens (listen) and accepts one connection, or
-// connects to hostname (or the file's name, "host,port[,protocol]", or
-// the socket's path; a UNIX job that reads listens); a UDP job that reads binds port, one that writes
+// connects to hostname (or else the file's name: the host, or the
+// socket's path; a UNIX job that reads listens); a UDP job that reads binds port, one that writes
 // sends to hostname, a multicast group (interface, ttl) or not. With
 // pingpong each unit is a round trip: a write waits for its block to
 // come back, a read sends what it received back.
@@ -25,11 +25,8 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"net"
 	"os"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -52,44 +49,6 @@ type netTarget struct {
 	port  int
 }
 
-// parseNetFilename reads a net job's filename: "host,port[,protocol]"
-// for tcp and udp (the protocol defaults to def's), or a UNIX socket's
-// path. ok is false when name is neither.
-func parseNetFilename(name string, def jobspec.NetProto) (t netTarget, err error) {
-	t.proto = def
-	host, rest, comma := strings.Cut(name, ",")
-	if !comma {
-		if def != jobspec.ProtoUnix {
-			return t, fmt.Errorf("fio: bad network filename %q, want host,port[,protocol]", name)
-		}
-		t.host = name
-		return t, nil
-	}
-	portText, proto, hasProto := strings.Cut(rest, ",")
-	if hasProto {
-		switch proto {
-		case "tcp":
-			t.proto = jobspec.ProtoTCP
-		case "tcpv6":
-			t.proto = jobspec.ProtoTCPv6
-		case "udp":
-			t.proto = jobspec.ProtoUDP
-		case "udpv6":
-			t.proto = jobspec.ProtoUDPv6
-		case "unix":
-			t.proto = jobspec.ProtoUnix
-		default:
-			return t, fmt.Errorf("fio: bad network protocol %q in filename %q", proto, name)
-		}
-	}
-	port, perr := strconv.Atoi(portText)
-	if perr != nil || port < 1 || port > 65535 {
-		return t, fmt.Errorf("fio: bad network port %q in filename %q", portText, name)
-	}
-	t.host, t.port = host, port
-	return t, nil
-}
-
 func isUDP(p jobspec.NetProto) bool { return p == jobspec.ProtoUDP || p == jobspec.ProtoUDPv6 }
 func isV6(p jobspec.NetProto) bool  { return p == jobspec.ProtoTCPv6 || p == jobspec.ProtoUDPv6 }
 
@@ -105,9 +64,10 @@ type netConn struct {
 
 // netEngine implements net and netsplice.
 type netEngine struct {
+	name      string // net or netsplice
 	o         jobspec.IOEngineOptions
 	target    netTarget
-	explicit  bool // the target comes from the filename option
+	dest      unix.Sockaddr // where a connecting job or UDP writer goes
 	reads     bool // the job reads: a UDP job binds
 	splice    bool
 	pipe      [2]int // netsplice's pipe
@@ -141,18 +101,15 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 	if splice {
 		name = "netsplice"
 	}
-	e := &netEngine{o: cfg.Options, splice: splice, lfd: -1, ufd: -1, pipe: [2]int{-1, -1}}
+	e := &netEngine{name: name, o: cfg.Options, splice: splice, lfd: -1, ufd: -1, pipe: [2]int{-1, -1}}
 	e.reads = cfg.RW.Reads() && !cfg.RW.Writes()
 	o := &e.o
 	e.target = netTarget{proto: o.Protocol, host: o.Hostname, port: o.Port}
-	if len(cfg.Filenames) > 0 && (o.Hostname == "" || o.Protocol == jobspec.ProtoUnix) {
-		t, err := parseNetFilename(cfg.Filenames[0], o.Protocol)
-		if err != nil {
-			return nil, netInitFailed(name, err.Error(), unix.EINVAL, "filename")
-		}
-		if t.proto == jobspec.ProtoUnix || t.port != 0 {
-			e.target, e.explicit = t, true
-		}
+	if o.Hostname == "" && len(cfg.Filenames) > 0 {
+		// fio 3.33 takes the file's name as the host (the socket's
+		// path for unix); the port is port='s, whatever the name
+		// (observed: filename=127.0.0.1,8888,tcp fails in getaddrinfo).
+		e.target.host = cfg.Filenames[0]
 	}
 	if e.target.port != 0 {
 		e.target.port += cfg.JobNum // numjobs use a range of ports
@@ -187,6 +144,14 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 	}
 	if !inbound && t.host == "" {
 		return nil, netInitFailed(name, "fio: connect with no host to connect to.", unix.EINVAL, "no hostname= set")
+	}
+	if !inbound {
+		// fio resolves the peer as the engine starts.
+		sa, err := e.sockaddr(t.host)
+		if err != nil {
+			return nil, err
+		}
+		e.dest = sa
 	}
 	if splice {
 		if err := unix.Pipe2(e.pipe[:], unix.O_CLOEXEC); err != nil {
@@ -257,7 +222,8 @@ func (e *netEngine) sockaddr(host string) (unix.Sockaddr, error) {
 		}
 		a, err := net.ResolveIPAddr(network, host)
 		if err != nil {
-			return nil, &InitError{Errno: unix.EINVAL, Fn: "inet_aton", Msg: fmt.Sprintf("fio: failed to resolve %s: %v", host, err)}
+			// fio 3.33's lines for a name that does not resolve.
+			return nil, &InitError{Errno: unix.EINVAL, Fn: "getaddrinfo: Name or service not known", Msg: "fio: io engine " + e.name + " init failed."}
 		}
 		ip = a.IP
 	}
@@ -410,20 +376,14 @@ func (e *netEngine) connect() (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	sa, err := e.sockaddr(e.target.host)
-	if err == nil {
-		for {
-			if err = unix.Connect(fd, sa); err != unix.EINTR {
-				break
-			}
-		}
-		if err != nil {
-			err = &InitError{Errno: errnoOf(err), Fn: "connect"}
+	for {
+		if err = unix.Connect(fd, e.dest); err != unix.EINTR {
+			break
 		}
 	}
 	if err != nil {
 		unix.Close(fd)
-		return -1, err
+		return -1, &InitError{Errno: errnoOf(err), Fn: "connect"}
 	}
 	return fd, nil
 }
@@ -458,14 +418,10 @@ func (e *netEngine) openUDP(c *netConn) error {
 		return err
 	}
 	c.fd = fd
-	sa, err := e.sockaddr(e.target.host)
-	if err != nil {
-		return err
-	}
 	if err := e.multicastOut(fd); err != nil {
 		return err
 	}
-	c.peerLen = rawSockaddr(sa, &c.peer)
+	c.peerLen = rawSockaddr(e.dest, &c.peer)
 	if _, en := sendto(fd, netOpenMsg[:], 0, &c.peer, c.peerLen); en != 0 {
 		return &InitError{Errno: en, Fn: "sendto"}
 	}

@@ -17,35 +17,6 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-func TestParseNetFilename(t *testing.T) {
-	tests := []struct {
-		name string
-		def  jobspec.NetProto
-		want netTarget
-		err  bool
-	}{
-		{"localhost,8888", jobspec.ProtoTCP, netTarget{jobspec.ProtoTCP, "localhost", 8888}, false},
-		{"localhost,8888,udp", jobspec.ProtoTCP, netTarget{jobspec.ProtoUDP, "localhost", 8888}, false},
-		{"::1,9000,tcpv6", jobspec.ProtoTCP, netTarget{jobspec.ProtoTCPv6, "::1", 9000}, false},
-		{",9000,udpv6", jobspec.ProtoTCP, netTarget{jobspec.ProtoUDPv6, "", 9000}, false},
-		{"/tmp/fio.sock", jobspec.ProtoUnix, netTarget{jobspec.ProtoUnix, "/tmp/fio.sock", 0}, false},
-		{"h,0", jobspec.ProtoTCP, netTarget{}, true},
-		{"h,65536", jobspec.ProtoTCP, netTarget{}, true},
-		{"h,80,sctp", jobspec.ProtoTCP, netTarget{}, true},
-		{"justaname", jobspec.ProtoTCP, netTarget{}, true},
-	}
-	for _, tt := range tests {
-		got, err := parseNetFilename(tt.name, tt.def)
-		if (err != nil) != tt.err {
-			t.Errorf("%q: error %v, want error %v", tt.name, err, tt.err)
-			continue
-		}
-		if !tt.err && got != tt.want {
-			t.Errorf("%q: %+v, want %+v", tt.name, got, tt.want)
-		}
-	}
-}
-
 // TestNetInitErrors checks the setups fio 3.33 refuses as the engine
 // starts, with its message (observed: fio --ioengine=net ...).
 func TestNetInitErrors(t *testing.T) {
@@ -65,6 +36,12 @@ func TestNetInitErrors(t *testing.T) {
 		{jobspec.RWRead, []string{"hostname=localhost", "port=31111", "protocol=udp"}, nil, "fio: hostname not valid for non-multicast inbound network IO", unix.EPERM},
 		{jobspec.RWWrite, []string{"protocol=unix"}, nil, "fio: UNIX sockets need host/filename", unix.EPERM},
 		{jobspec.RWWrite, []string{"protocol=unix", "port=1"}, []string{"/tmp/x.sock"}, "fio: network IO port not valid with unix socket", unix.EPERM},
+		// The file's name is the host: an inbound job may have none.
+		{jobspec.RWRead, []string{"port=31111", "listen"}, []string{"127.0.0.1"}, "fio: hostname not valid for non-multicast inbound network IO", unix.EPERM},
+		// fio 3.33 reads no "host,port,protocol" file name: the whole
+		// name is the host, which does not resolve.
+		{jobspec.RWWrite, []string{"port=31111"}, []string{"127.0.0.1,8888,tcp"}, "", unix.EINVAL},
+		{jobspec.RWWrite, []string{"port=31111", "hostname=no.such.host.invalid"}, nil, "", unix.EINVAL},
 	}
 	for _, tt := range tests {
 		_, err := newNet(Config{Options: engineOpts(t, "net", tt.opts...), RW: tt.rw, Files: 1, Filenames: tt.files, Job: "x"})
@@ -74,6 +51,12 @@ func TestNetInitErrors(t *testing.T) {
 			continue
 		}
 		want := tt.msg + "\nfio: io engine net init failed."
+		if tt.msg == "" {
+			want = "fio: io engine net init failed."
+			if ie.Fn != "getaddrinfo: Name or service not known" {
+				t.Errorf("%v %v: func=%s, want getaddrinfo's", tt.rw, tt.opts, ie.Fn)
+			}
+		}
 		if ie.Msg != want || ie.Errno != tt.errno {
 			t.Errorf("%v %v: %q (%v), want %q (%v)", tt.rw, tt.opts, ie.Msg, ie.Errno, want, tt.errno)
 		}
@@ -118,10 +101,11 @@ func TestNetEngines(t *testing.T) {
 						t.Fatal(err)
 					}
 					var rOpts, wOpts []string
-					var files []string
+					var files, wFiles []string
 					switch proto {
 					case "unix":
 						files = []string{filepath.Join(t.TempDir(), "s.sock")}
+						wFiles = files
 						rOpts, wOpts = []string{"protocol=unix"}, []string{"protocol=unix"}
 					case "udp":
 						p := fmt.Sprint(freePort(t))
@@ -139,6 +123,10 @@ func TestNetEngines(t *testing.T) {
 						p := fmt.Sprint(freePort(t))
 						rOpts = []string{"protocol=" + proto, "port=" + p, "listen"}
 						wOpts = []string{"protocol=" + proto, "port=" + p, "hostname=" + host}
+						if proto == "tcp" {
+							// The file's name is the host.
+							wOpts, wFiles = wOpts[:2], []string{host}
+						}
 					}
 					if pingpong {
 						rOpts, wOpts = append(rOpts, "pingpong"), append(wOpts, "pingpong")
@@ -152,7 +140,7 @@ func TestNetEngines(t *testing.T) {
 					if n := re.(Noticer).Notice("r"); proto != "udp" && n != "fio: waiting for connection" {
 						t.Errorf("reader's notice %q, want fio's waiting line", n)
 					}
-					we, err := info.New(Config{IODepth: 1, Units: wUnits, Options: engineOpts(t, eng, wOpts...), RW: jobspec.RWWrite, Files: 1, Filenames: files, Job: "w"})
+					we, err := info.New(Config{IODepth: 1, Units: wUnits, Options: engineOpts(t, eng, wOpts...), RW: jobspec.RWWrite, Files: 1, Filenames: wFiles, Job: "w"})
 					if err != nil {
 						t.Fatalf("writer: %v", err)
 					}
