@@ -68,7 +68,7 @@ type netEngine struct {
 	o         jobspec.IOEngineOptions
 	target    netTarget
 	dest      unix.Sockaddr // where a connecting job or UDP writer goes
-	reads     bool // the job reads: a UDP job binds
+	reads     bool          // the job reads: a UDP job binds
 	splice    bool
 	pipe      [2]int // netsplice's pipe
 	pipeMax   int    // its capacity
