@@ -248,7 +248,7 @@ func TestNetEngineInterop(t *testing.T) {
 	const size = 64 << 10
 	common := []string{"--bs=4k", fmt.Sprintf("--size=%d", size), "--output-format=json"}
 	for _, eng := range []string{"net", "netsplice"} {
-		for _, proto := range []string{"tcp", "udp", "unix"} {
+		for _, proto := range []string{"tcp", "udp", "unix", "multicast"} {
 			for _, pp := range []bool{false, true} {
 				for _, dir := range []string{"fio->gofio", "gofio->fio"} {
 					if eng == "netsplice" && pp {
@@ -260,8 +260,12 @@ func TestNetEngineInterop(t *testing.T) {
 						if dir == "gofio->fio" {
 							sender, receiver = gofio, fioPath
 						}
-						ra := []string{"--name=recv", "--ioengine=" + eng, "--protocol=" + proto, "--rw=read"}
-						sa := []string{"--name=send", "--ioengine=" + eng, "--protocol=" + proto, "--rw=write"}
+						prot := proto
+						if proto == "multicast" {
+							prot = "udp"
+						}
+						ra := []string{"--name=recv", "--ioengine=" + eng, "--protocol=" + prot, "--rw=read"}
+						sa := []string{"--name=send", "--ioengine=" + eng, "--protocol=" + prot, "--rw=write"}
 						udpPort := 0
 						switch proto {
 						case "unix":
@@ -278,6 +282,11 @@ func TestNetEngineInterop(t *testing.T) {
 							udpPort = netPort(t)
 							ra = append(ra, fmt.Sprint("--port=", udpPort))
 							sa = append(sa, fmt.Sprint("--port=", udpPort), "--hostname=127.0.0.1")
+						case "multicast":
+							// A group on the loopback's interface.
+							udpPort = netPort(t)
+							g := []string{fmt.Sprint("--port=", udpPort), "--hostname=239.7.7.7", "--interface=127.0.0.1", "--ttl=1"}
+							ra, sa = append(ra, g...), append(sa, g...)
 						default:
 							p := netPort(t)
 							ra = append(ra, fmt.Sprint("--port=", p), "--listen")
@@ -302,7 +311,7 @@ func TestNetEngineInterop(t *testing.T) {
 						if sb != size || sios != size/4096 {
 							t.Errorf("sender: %d bytes in %d I/Os, want %d in %d", sb, sios, size, size/4096)
 						}
-						exact := receiver == gofio || proto == "udp" || pp
+						exact := receiver == gofio || prot == "udp" || pp
 						if exact && (rb != size || rios != size/4096) || !exact && (rb == 0 || rb > size) {
 							t.Errorf("receiver: %d bytes in %d I/Os, want %d in %d", rb, rios, size, size/4096)
 						}

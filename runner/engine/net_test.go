@@ -202,3 +202,62 @@ func TestNetEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestNetSocketOptions checks that nodelay, window_size and mss reach a
+// TCP connection, and ttl and interface a multicast writer's socket.
+func TestNetSocketOptions(t *testing.T) {
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			defer c.Close()
+			c.Read(make([]byte, 1))
+		}
+	}()
+	port := l.Addr().(*net.TCPAddr).Port
+	opts := []string{"hostname=127.0.0.1", fmt.Sprint("port=", port), "nodelay=1", "window_size=128k", "mss=1200"}
+	e, err := newNet(Config{Options: engineOpts(t, "net", opts...), RW: jobspec.RWWrite, Files: 1, Job: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.(*netEngine).Close()
+	if err := e.(Connector).Connect(); err != nil {
+		t.Fatal(err)
+	}
+	fd := e.(*netEngine).conns[0].fd
+	for _, c := range []struct {
+		name       string
+		level, opt int
+		ok         func(int) bool
+	}{
+		{"TCP_NODELAY", unix.IPPROTO_TCP, unix.TCP_NODELAY, func(v int) bool { return v == 1 }},
+		{"SO_SNDBUF", unix.SOL_SOCKET, unix.SO_SNDBUF, func(v int) bool { return v >= 128<<10 }}, // the kernel doubles it
+		{"SO_RCVBUF", unix.SOL_SOCKET, unix.SO_RCVBUF, func(v int) bool { return v >= 128<<10 }},
+		{"TCP_MAXSEG", unix.IPPROTO_TCP, unix.TCP_MAXSEG, func(v int) bool { return v > 0 && v <= 1200 }},
+	} {
+		v, err := unix.GetsockoptInt(fd, c.level, c.opt)
+		if err != nil || !c.ok(v) {
+			t.Errorf("%s = %d (%v)", c.name, v, err)
+		}
+	}
+
+	opts = []string{"protocol=udp", "hostname=239.1.2.3", "port=9", "ttl=4", "interface=127.0.0.1"}
+	m, err := newNet(Config{Options: engineOpts(t, "net", opts...), RW: jobspec.RWWrite, Files: 1, Job: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.(*netEngine).Close()
+	if err := m.(Connector).Connect(); err != nil {
+		t.Fatal(err)
+	}
+	fd = m.(*netEngine).conns[0].fd
+	if v, err := unix.GetsockoptInt(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_TTL); err != nil || v != 4 {
+		t.Errorf("IP_MULTICAST_TTL = %d (%v), want 4", v, err)
+	}
+	if a, err := unix.GetsockoptInet4Addr(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_IF); err != nil || a != [4]byte{127, 0, 0, 1} {
+		t.Errorf("IP_MULTICAST_IF = %v (%v), want 127.0.0.1", a, err)
+	}
+}
