@@ -59,7 +59,10 @@ func execArgs(arguments, job string, runtimeUS uint64) (expanded string, argv []
 func newExec(cfg Config) (Engine, error) {
 	o := &cfg.Options
 	if o.Program == "" {
-		return nil, &InitError{Errno: unix.EINVAL, Fn: "program", Msg: "fio: exec: no program= given"}
+		// fio 3.33: "fio: io engine exec init failed.", the job's error
+		// 22 in func=exec ("no program is defined, it is mandatory to
+		// define one").
+		return nil, &InitError{Errno: unix.EINVAL, Fn: "exec", Msg: "fio: io engine exec init failed."}
 	}
 	e := &execEngine{job: cfg.Job, program: o.Program, redirect: o.StdRedirect, grace: time.Duration(o.GraceTime) * time.Second, pid: -1}
 	shown, expanded := "(null)", "(null)"
