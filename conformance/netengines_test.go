@@ -372,3 +372,63 @@ func TestNetEngineReports(t *testing.T) {
 		})
 	}
 }
+
+// TestNetExamples runs fio's shipped network examples, shrunk and on a
+// free port, under fio and then under gofio (one at a time: they use the
+// same port): the same jobs end without error, and the sender moves the
+// same bytes. (netio_multicast's readers and pingpong writer count what
+// the group delivers, which fio 3.33 undercounts at times.)
+func TestNetExamples(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	for _, ex := range []struct {
+		file  string
+		edits []string
+		bytes bool
+	}{
+		{"netio.fio", []string{"port=8888", "port=PORT", "size=100g", "size=16m"}, true},
+		{"netio_multicast.fio", []string{"port=10000", "port=PORT", "size=100m", "size=64k", "#interface=10.8.16.22", "interface=127.0.0.1"}, false},
+	} {
+		t.Run(ex.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "examples", ex.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var outcomes, senders [2][]string
+			for i, bin := range []string{fioPath, gofio} {
+				text := string(data)
+				for k := 0; k+1 < len(ex.edits); k += 2 {
+					to := strings.ReplaceAll(ex.edits[k+1], "PORT", fmt.Sprint(netPort(t)))
+					if !strings.Contains(text, ex.edits[k]) {
+						t.Fatalf("no %q to edit", ex.edits[k])
+					}
+					text = strings.ReplaceAll(text, ex.edits[k], to)
+				}
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				r := runIn(bin, dir, []string{"--output-format=json", "job.fio"})
+				if r.rc != 0 {
+					t.Fatalf("%s: status %d\n%s", bin, r.rc, head(r.stderr))
+				}
+				j := jsonOf(t, bin, r)
+				outcomes[i] = jobOutcomes(j)
+				for _, l := range jobBytes(j) {
+					if strings.HasPrefix(l, "sender ") {
+						senders[i] = append(senders[i], l)
+					}
+				}
+			}
+			if diff := cmp.Diff(outcomes[0], outcomes[1]); diff != "" {
+				t.Errorf("jobs (-fio +gofio):\n%s", diff)
+			}
+			if ex.bytes && len(senders[0]) != 1 {
+				t.Fatalf("fio's report has no sender: %q", senders[0])
+			}
+			if diff := cmp.Diff(senders[0], senders[1]); ex.bytes && diff != "" {
+				t.Errorf("sender's bytes (-fio +gofio):\n%s", diff)
+			}
+		})
+	}
+}
