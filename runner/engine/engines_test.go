@@ -39,7 +39,7 @@ func TestEngineRegistryOrder(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v", e.Name, err)
 		}
 	}
-	want := []string{"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "ftruncate", "filecreate", "filestat", "filedelete", "posixaio", "falloc", "io_uring", "libaio"}
+	want := []string{"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net", "netsplice", "ftruncate", "filecreate", "filestat", "filedelete", "exec", "posixaio", "falloc", "splice", "io_uring", "libaio"}
 	var got []string
 	for _, e := range Registered() {
 		got = append(got, e.Name)
