@@ -7,13 +7,15 @@ package engine
 //	netsplice  the same data moved through a pipe: write(2) and splice(2)
 //	           to send, splice(2) and read(2) to receive
 //
-// The protocol is tcp, tcpv6, udp, udpv6 or unix (a stream socket). A
-// TCP or UNIX job listens (listen) and accepts one connection, or
-// connects to hostname (or else the file's name: the host, or the
-// socket's path; a UNIX job that reads listens); a UDP job that reads binds port, one that writes
-// sends to hostname, a multicast group (interface, ttl) or not. With
-// pingpong each unit is a round trip: a write waits for its block to
-// come back, a read sends what it received back.
+// The protocol is tcp, tcpv6, udp, udpv6 or unix (a stream socket). The
+// peer is hostname, or else the job's file name (the socket's path for
+// unix). A TCP job with listen, or a UNIX job that reads, listens and
+// accepts one connection; other TCP and UNIX jobs connect. A UDP job that
+// reads binds port (and joins hostname's group when it is a multicast
+// address, on interface); one that writes sends to hostname (multicast:
+// from interface, with ttl). With pingpong each unit is a round trip: a
+// write waits for its block to come back, a read sends what it received
+// back.
 //
 // The small messages the peers exchange are those fio 3.33 sends
 // (observed with strace): a UDP writer announces itself with an 8-byte
