@@ -33,6 +33,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -157,7 +158,7 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 	}
 	if splice {
 		if err := unix.Pipe2(e.pipe[:], unix.O_CLOEXEC); err != nil {
-			return nil, &InitError{Errno: errnoOf(err), Fn: "pipe"}
+			return nil, &InitError{Errno: errno.Of(err), Fn: "pipe"}
 		}
 		e.pipeMax = pipeSize(e.pipe[1])
 	}
@@ -181,13 +182,6 @@ func newNetEngine(cfg Config, splice bool) (Engine, error) {
 		}
 	}
 	return e, nil
-}
-
-func errnoOf(err error) unix.Errno {
-	if en, ok := err.(unix.Errno); ok {
-		return en
-	}
-	return unix.EINVAL
 }
 
 // Notice is what fio prints as a listener starts.
@@ -251,28 +245,28 @@ func (e *netEngine) socket() (int, error) {
 	}
 	fd, err := unix.Socket(e.family(), typ|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return -1, &InitError{Errno: errnoOf(err), Fn: "socket"}
+		return -1, &InitError{Errno: errno.Of(err), Fn: "socket"}
 	}
 	o := &e.o
 	tcp := e.target.proto == jobspec.ProtoTCP || e.target.proto == jobspec.ProtoTCPv6
 	if o.NoDelay && tcp {
 		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
 			unix.Close(fd)
-			return -1, &InitError{Errno: errnoOf(err), Fn: "setsockopt TCP_NODELAY"}
+			return -1, &InitError{Errno: errno.Of(err), Fn: "setsockopt TCP_NODELAY"}
 		}
 	}
 	if o.WindowSize > 0 {
 		for _, opt := range []int{unix.SO_RCVBUF, unix.SO_SNDBUF} {
 			if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, opt, o.WindowSize); err != nil {
 				unix.Close(fd)
-				return -1, &InitError{Errno: errnoOf(err), Fn: "setsockopt window size"}
+				return -1, &InitError{Errno: errno.Of(err), Fn: "setsockopt window size"}
 			}
 		}
 	}
 	if o.MSS > 0 && tcp {
 		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_MAXSEG, o.MSS); err != nil {
 			unix.Close(fd)
-			return -1, &InitError{Errno: errnoOf(err), Fn: "setsockopt TCP_MAXSEG"}
+			return -1, &InitError{Errno: errno.Of(err), Fn: "setsockopt TCP_MAXSEG"}
 		}
 	}
 	return fd, nil
@@ -302,10 +296,10 @@ func (e *netEngine) listen() error {
 		return err
 	}
 	if err := unix.Bind(fd, sa); err != nil {
-		return &InitError{Errno: errnoOf(err), Fn: "bind"}
+		return &InitError{Errno: errno.Of(err), Fn: "bind"}
 	}
 	if err := unix.Listen(fd, 10); err != nil {
-		return &InitError{Errno: errnoOf(err), Fn: "listen"}
+		return &InitError{Errno: errno.Of(err), Fn: "listen"}
 	}
 	return nil
 }
@@ -356,7 +350,7 @@ func (e *netEngine) accept() (int, error) {
 			continue
 		}
 		if err != nil {
-			return -1, &InitError{Errno: errnoOf(err), Fn: "accept"}
+			return -1, &InitError{Errno: errno.Of(err), Fn: "accept"}
 		}
 		e.tune(fd)
 		return fd, nil
@@ -385,7 +379,7 @@ func (e *netEngine) connect() (int, error) {
 	}
 	if err != nil {
 		unix.Close(fd)
-		return -1, &InitError{Errno: errnoOf(err), Fn: "connect"}
+		return -1, &InitError{Errno: errno.Of(err), Fn: "connect"}
 	}
 	return fd, nil
 }
@@ -442,7 +436,7 @@ func (e *netEngine) bindUDP() (int, error) {
 	sa, err := e.sockaddr("")
 	if err == nil {
 		if err = unix.Bind(fd, sa); err != nil {
-			err = &InitError{Errno: errnoOf(err), Fn: "bind"}
+			err = &InitError{Errno: errno.Of(err), Fn: "bind"}
 		}
 	}
 	if err == nil {
@@ -475,7 +469,7 @@ func (e *netEngine) joinGroup(fd int) error {
 		err = unix.SetsockoptIPv6Mreq(fd, unix.IPPROTO_IPV6, unix.IPV6_JOIN_GROUP, mreq)
 	}
 	if err != nil {
-		return &InitError{Errno: errnoOf(err), Fn: "setsockopt IP_ADD_MEMBERSHIP"}
+		return &InitError{Errno: errno.Of(err), Fn: "setsockopt IP_ADD_MEMBERSHIP"}
 	}
 	return nil
 }
@@ -497,7 +491,7 @@ func (e *netEngine) multicastOut(fd int) error {
 		err = unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_HOPS, e.o.TTL)
 	}
 	if err != nil {
-		return &InitError{Errno: errnoOf(err), Fn: "setsockopt IP_MULTICAST"}
+		return &InitError{Errno: errno.Of(err), Fn: "setsockopt IP_MULTICAST"}
 	}
 	return nil
 }
