@@ -150,16 +150,16 @@ var pvsync2Options = []Option{
 
 // netOptions are the private options of the net engine.
 var netOptions = []Option{
-	{Name: "hostname", Kind: KindString, Type: "string (opt=bla)", Help: "Hostname for net IO engine"},
-	{Name: "port", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=65535", Help: "Port to use for TCP or UDP net connections"},
-	{Name: "protocol", Alias: "proto", Kind: KindChoice, Type: "string (opt=bla)", Default: "tcp", Help: "Network protocol to use", Choices: []Choice{{"tcp", "Transmission Control Protocol"}, {"tcpv6", "Transmission Control Protocol V6"}, {"udp", "User Datagram Protocol"}, {"udpv6", "User Datagram Protocol V6"}, {"unix", "UNIX domain socket"}}},
-	{Name: "nodelay", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use TCP_NODELAY on TCP connections"},
-	{Name: "listen", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Listen for incoming TCP connections"},
-	{Name: "pingpong", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Ping-pong IO requests"},
-	{Name: "interface", Kind: KindString, Type: "string (opt=bla)", Help: "Network interface to use"},
-	{Name: "ttl", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Time-to-live value for outgoing UDP multicast packets"},
-	{Name: "window_size", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set socket buffer window size"},
-	{Name: "mss", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set TCP maximum segment size"},
+	{Name: "hostname", Kind: KindString, Type: "string (opt=bla)", Help: "Hostname for net IO engine", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.Hostname })},
+	{Name: "port", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1, max=65535", Help: "Port to use for TCP or UDP net connections", Set: setEngineInt("port", func(o *IOEngineOptions) *int { return &o.Port })},
+	{Name: "protocol", Alias: "proto", Kind: KindChoice, Type: "string (opt=bla)", Default: "tcp", Help: "Network protocol to use", Choices: []Choice{{"tcp", "Transmission Control Protocol"}, {"tcpv6", "Transmission Control Protocol V6"}, {"udp", "User Datagram Protocol"}, {"udpv6", "User Datagram Protocol V6"}, {"unix", "UNIX domain socket"}}, Set: setNetProtocol},
+	{Name: "nodelay", Kind: KindBool, Type: "boolean value (opt=1)", Help: "Use TCP_NODELAY on TCP connections", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.NoDelay })},
+	{Name: "listen", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Listen for incoming TCP connections", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.Listen })},
+	{Name: "pingpong", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Ping-pong IO requests", Set: setEngineFlag(func(o *IOEngineOptions) *bool { return &o.PingPong })},
+	{Name: "interface", Kind: KindString, Type: "string (opt=bla)", Help: "Network interface to use", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.Interface })},
+	{Name: "ttl", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Time-to-live value for outgoing UDP multicast packets", Set: setEngineInt("ttl", func(o *IOEngineOptions) *int { return &o.TTL })},
+	{Name: "window_size", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set socket buffer window size", Set: setEngineInt("window_size", func(o *IOEngineOptions) *int { return &o.WindowSize })},
+	{Name: "mss", Kind: KindInt, Type: "integer value (opt=100)", Help: "Set TCP maximum segment size", Set: setEngineInt("mss", func(o *IOEngineOptions) *int { return &o.MSS })},
 }
 
 // filestatOptions are the private options of the filestat engine.
@@ -169,10 +169,10 @@ var filestatOptions = []Option{
 
 // execOptions are the private options of the exec engine.
 var execOptions = []Option{
-	{Name: "program", Kind: KindString, Type: "string (opt=bla)", Help: "Program to execute"},
-	{Name: "arguments", Kind: KindString, Type: "string (opt=bla)", Help: "Arguments to pass"},
-	{Name: "grace_time", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Grace time before sending a SIGKILL"},
-	{Name: "std_redirect", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Help: "Redirect stdout & stderr to files"},
+	{Name: "program", Kind: KindString, Type: "string (opt=bla)", Help: "Program to execute", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.Program })},
+	{Name: "arguments", Kind: KindString, Type: "string (opt=bla)", Help: "Arguments to pass", Set: setEngineString(func(o *IOEngineOptions) *string { return &o.Arguments })},
+	{Name: "grace_time", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Help: "Grace time before sending a SIGKILL", Set: setEngineInt("grace_time", func(o *IOEngineOptions) *int { return &o.GraceTime })},
+	{Name: "std_redirect", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Help: "Redirect stdout & stderr to files", store: setEngineBool(func(o *IOEngineOptions) *bool { return &o.StdRedirect })},
 }
 
 // e4defragOptions are the private options of the e4defrag engine.

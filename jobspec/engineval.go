@@ -60,8 +60,26 @@ type IOEngineOptions struct {
 	SGWriteMode SGWriteMode
 	StreamID    int
 
-	// Other holds the options of the engines gofio cannot run yet (net,
-	// exec, sg, nbd, rdma, …), checked by their rows and kept as written,
+	// net and netsplice.
+	Hostname   string   // hostname; "" when not given
+	Port       int      // port; 0 when not given
+	Protocol   NetProto // protocol (proto)
+	NoDelay    bool     // nodelay: TCP_NODELAY
+	Listen     bool     // listen: accept the TCP connection
+	PingPong   bool     // pingpong: each I/O is a round trip
+	Interface  string   // interface: the address of the multicast interface
+	TTL        int      // ttl of outgoing multicast datagrams
+	WindowSize int      // window_size: socket buffer bytes; 0 leaves them
+	MSS        int      // mss: TCP_MAXSEG; 0 leaves it
+
+	// exec.
+	Program     string // program
+	Arguments   string // arguments, before %r and %n are replaced
+	GraceTime   int    // grace_time: seconds from SIGTERM to SIGKILL
+	StdRedirect bool   // std_redirect: output to JOB.stdout, JOB.stderr
+
+	// Other holds the options of the engines gofio cannot run yet (rdma,
+	// gfapi, …), checked by their rows and kept as written,
 	// in the order first given.
 	Other []RawOption
 
@@ -94,6 +112,23 @@ const (
 	SGVerifyBytchk11                    // VERIFY(10/16), BYTCHK 11
 	SGWriteStream                       // WRITE STREAM(16)
 )
+
+// NetProto is the net engines' protocol.
+type NetProto uint8
+
+// The protocol choices.
+const (
+	ProtoTCP   NetProto = iota // tcp
+	ProtoTCPv6                 // tcpv6
+	ProtoUDP                   // udp
+	ProtoUDPv6                 // udpv6
+	ProtoUnix                  // unix: a UNIX domain stream socket
+)
+
+// String returns the protocol's name as the option writes it.
+func (p NetProto) String() string {
+	return [...]string{"tcp", "tcpv6", "udp", "udpv6", "unix"}[p]
+}
 
 // StatType is filestat's stat_type.
 type StatType uint8
@@ -145,6 +180,9 @@ func defaultIOEngineOptions() IOEngineOptions {
 		SQThreadPollCPU: -1,
 		NonVectored:     -1,
 		CmdType:         "nvme",
+		TTL:             1,
+		GraceTime:       1,
+		StdRedirect:     true,
 	}
 }
 
@@ -279,6 +317,15 @@ func setEngineFlag(field func(*IOEngineOptions) *bool) func(*Job, string) error 
 	return setFlag(func(j *Job) *bool { return field(&j.EngineOptions) })
 }
 
+// setEngineString returns the setter of a string engine option: the
+// value as written.
+func setEngineString(field func(*IOEngineOptions) *string) func(*Job, string) error {
+	return func(j *Job, value string) error {
+		*field(&j.EngineOptions) = value
+		return nil
+	}
+}
+
 // setEngineChoice returns the setter of a choice engine option: the index
 // of the word value selects among words.
 func setEngineChoice(words []string, store func(*IOEngineOptions, int)) func(*Job, string) error {
@@ -298,6 +345,8 @@ var (
 		func(o *IOEngineOptions, i int) { o.CPUMode = CPUMode(i) })
 	setStatType = setEngineChoice([]string{"stat", "lstat", "statx"},
 		func(o *IOEngineOptions, i int) { o.StatType = StatType(i) })
+	setNetProtocol = setEngineChoice([]string{"tcp", "tcpv6", "udp", "udpv6", "unix"},
+		func(o *IOEngineOptions, i int) { o.Protocol = NetProto(i) })
 	setCmdType = setEngineChoice([]string{"nvme"},
 		func(o *IOEngineOptions, i int) { o.CmdType = "nvme" })
 	setSGWriteMode = setEngineChoice([]string{"write", "write_and_verify", "verify", "write_same", "same",
@@ -307,14 +356,6 @@ var (
 				SGWriteSameNDOB, SGVerifyBytchk00, SGVerifyBytchk01, SGVerifyBytchk11, SGWriteStream}[i]
 		})
 )
-
-// setEngineString returns the setter of a string engine option.
-func setEngineString(field func(*IOEngineOptions) *string) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		*field(&j.EngineOptions) = value
-		return nil
-	}
-}
 
 // setOtherEngineOption returns the setter of an option of an engine gofio
 // cannot run yet: the value, which the reader checked against the row,

@@ -68,9 +68,21 @@ func TestEngineOptionValues(t *testing.T) {
 		{"sg", []string{"sg_write_mode=verify_bytchk_11"}, func(o *IOEngineOptions) { o.SGWriteMode = SGVerifyBytchk11 }},
 		{"sg", []string{"sg_write_mode=write_stream"}, func(o *IOEngineOptions) { o.SGWriteMode = SGWriteStream }},
 		{"io_uring_cmd", []string{"cmd_type=nvme", "fixedbufs", "nonvectored=0"}, func(o *IOEngineOptions) { o.FixedBufs, o.NonVectored = true, 0 }},
-		// Engines gofio cannot run: checked, kept as written.
 		{"net", []string{"hostname=h", "port=8765", "proto=udp", "port=8766"}, func(o *IOEngineOptions) {
-			o.Other = []RawOption{{"hostname", "h"}, {"port", "8766"}, {"protocol", "udp"}}
+			o.Hostname, o.Port, o.Protocol = "h", 8766, ProtoUDP
+		}},
+		{"netsplice", []string{"protocol=tcpv6", "listen", "pingpong=1", "nodelay=1", "window_size=64k", "mss=1400", "ttl=4", "interface=127.0.0.1"}, func(o *IOEngineOptions) {
+			o.Protocol, o.Listen, o.PingPong, o.NoDelay = ProtoTCPv6, true, true, true
+			o.WindowSize, o.MSS, o.TTL, o.Interface = 65536, 1400, 4, "127.0.0.1"
+		}},
+		{"net", []string{"protocol=udpv6"}, func(o *IOEngineOptions) { o.Protocol = ProtoUDPv6 }},
+		{"net", []string{"proto=unix", "listen=0"}, func(o *IOEngineOptions) { o.Protocol = ProtoUnix }},
+		{"exec", []string{"program=/bin/sh", "arguments=-c %n", "grace_time=3", "std_redirect=0"}, func(o *IOEngineOptions) {
+			o.Program, o.Arguments, o.GraceTime, o.StdRedirect = "/bin/sh", "-c %n", 3, false
+		}},
+		// Engines gofio cannot run: checked, kept as written.
+		{"rdma", []string{"hostname=h", "port=8765"}, func(o *IOEngineOptions) {
+			o.Other = []RawOption{{"hostname", "h"}, {"port", "8765"}}
 		}},
 	}
 	for _, tt := range tests {

@@ -114,6 +114,11 @@ func TestSteadyStateAllocs(t *testing.T) {
 		// Batched submission and completion.
 		{"io_uring-batch", 2000, []string{"ioengine=io_uring", "rw=randwrite", "size=1m", "filename=f", "iodepth=32",
 			"iodepth_batch_submit=8", "iodepth_batch_complete_min=4", "iodepth_batch_complete_max=16"}},
+		// Through a pipe.
+		{"splice-randrw", 2000, []string{"ioengine=splice", "rw=randrw", "size=1m", "filename=f"}},
+		// Datagrams to a port nobody reads (the loopback drops them).
+		{"net-udp-write", 2000, []string{"ioengine=net", "protocol=udp", "hostname=127.0.0.1", "port=9", "rw=write", "size=1m"}},
+		{"netsplice-udp-write", 2000, []string{"ioengine=netsplice", "protocol=udp", "hostname=127.0.0.1", "port=9", "rw=write", "size=1m"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := steadyWorker(t, t.TempDir(), append([]string{"name=" + c.name}, append(timed, c.args...)...)...)

@@ -97,7 +97,7 @@ func engineNotices(t *task, w *worker) {
 	if t.info.Sync && t.job.IODepth > 1 {
 		fmt.Fprintln(out, syncDepthNote)
 	}
-	if n, ok := w.eng.(engine.Noticer); ok {
+	if n, ok := w.eng.(engine.Noticer); ok && n.Notice(t.job.Name) != "" {
 		fmt.Fprintln(out, n.Notice(t.job.Name))
 	}
 }

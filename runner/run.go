@@ -97,6 +97,11 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w\nfio: failed to load engine", err)
 		}
+		if info.BitBased && j.UnitBase == 0 {
+			// fio reports the net engines' bandwidths in bits unless
+			// unit_base says otherwise.
+			j.UnitBase = 1
+		}
 		tasks[i] = &task{job: j, info: info}
 	}
 	if err := CheckReadOnly(plan, cfg.ReadOnly); err != nil {

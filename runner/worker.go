@@ -162,7 +162,8 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
 		Job: j.Name, Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
-		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1]})
+		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1],
+		Filenames: j.Filename, JobNum: j.JobNum, Runtime: j.Runtime})
 	if err != nil {
 		w.release()
 		return nil, err
@@ -304,6 +305,12 @@ func (w *worker) run(stop <-chan struct{}) {
 	w.passGate(true)
 	if !w.info.NoFiles && j.PreRead {
 		if err := w.preRead(); err != nil {
+			w.setupFailed(err)
+			return
+		}
+	}
+	if c, ok := w.eng.(engine.Connector); ok {
+		if err := c.Connect(); err != nil {
 			w.setupFailed(err)
 			return
 		}
@@ -756,6 +763,12 @@ func (w *worker) countIssued(u *engine.IOUnit) {
 func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool) {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("complete", u)
+	}
+	if u.End {
+		// The peer ended the stream (net engines): nothing more to do.
+		u.End = false
+		w.stopping = true
+		return
 	}
 	if u.Err != 0 || (u.Result == 0 && u.Op.IsData() && len(u.Buf) > 0) {
 		w.ioFailed(u)

@@ -54,6 +54,9 @@ var contractSpecs = map[string]contractSpec{
 	"sg":           {skip: "it needs a SCSI device (CDB encoding: TestSGEncode)"},
 	"io_uring_cmd": {skip: "it needs an NVMe generic character device, /dev/ngXnY (encoding: TestURingCmdEncode)"},
 	"nbd":          {setup: nbdContractServer, remote: "the data is the NBD export's (Info.NoFiles)"},
+	"exec":         {opts: []string{"program=/bin/true", "grace_time=0"}, noData: "it runs a program (Info.NoIO)"},
+	"net":          {skip: "its files are connections to a peer: TestNetEngines runs a writer and a reader"},
+	"netsplice":    {skip: "its files are connections to a peer: TestNetEngines runs a writer and a reader"},
 }
 
 // Every registered engine keeps the contract: built for a job of one

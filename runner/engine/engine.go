@@ -47,6 +47,11 @@ type IOUnit struct {
 	// Queue.
 	Prio uint16
 
+	// End, set by the engine with Result 0 and Err 0, tells that the
+	// stream the unit reads from has ended (the net engines' peer closed
+	// the connection): the unit moves no data and the job stops.
+	End bool
+
 	// Set by the engine when the I/O completes: Result is the number of
 	// bytes transferred, Err the error (0 for success).
 	Result int
@@ -107,6 +112,14 @@ type FileOpener interface {
 	CloseFile(index int, fd int) error
 }
 
+// Connector is implemented by engines whose files are connections (net):
+// the runner calls Connect on the job's thread once the job has started,
+// before its clock starts, so the time spent waiting for the peer is not
+// part of the job's runtime, as in fio.
+type Connector interface {
+	Connect() error
+}
+
 // Noticer is implemented by engines that announce themselves when a job
 // starts, as fio's cpuio does ("NAME (noop): ioengine=cpuio, ...").
 type Noticer interface {
@@ -146,6 +159,13 @@ type Config struct {
 	// of its filesize=, 0 when not given (e4defrag's donor).
 	Dir      string
 	FileSize uint64
+	// Filenames are the job's filename option as given (net: host,port,
+	// protocol or a UNIX socket path), empty when fio names the files.
+	Filenames []string
+	// JobNum is the job's clone index: the net engines add it to port.
+	JobNum int
+	// Runtime is the job's runtime in µs, 0 when none (exec's %r).
+	Runtime uint64
 }
 
 // Info describes one registered engine.
@@ -182,6 +202,9 @@ type Info struct {
 	// or measured (sg and io_uring_cmd take only devices); its error
 	// (an *InitError) fails the job as New's does.
 	Check func(paths []string, opts jobspec.IOEngineOptions) error
+	// BitBased marks engines whose bandwidths fio reports in bits when
+	// unit_base is not given (the net engines).
+	BitBased bool
 }
 
 // QueueInitError is an engine's failure to set up its queue (io_setup,

@@ -39,7 +39,7 @@ func TestEngineRegistryOrder(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v", e.Name, err)
 		}
 	}
-	want := []string{"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "ftruncate", "filecreate", "filestat", "filedelete", "posixaio", "falloc", "e4defrag", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio"}
+	want := []string{"cpuio", "mmap", "sync", "psync", "vsync", "pvsync", "pvsync2", "null", "net", "netsplice", "ftruncate", "filecreate", "filestat", "filedelete", "exec", "posixaio", "falloc", "e4defrag", "splice", "sg", "io_uring", "io_uring_cmd", "nbd", "libaio"}
 	var got []string
 	for _, e := range Registered() {
 		got = append(got, e.Name)
