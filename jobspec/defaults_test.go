@@ -33,7 +33,7 @@ func fioDefaults() *Job {
 		IOPSAvgTime:             500,
 		KBBase:                  1024,
 		SignificantFigures:      4,
-		EngineOptions:           IOEngineOptions{CPUChunks: 50000, HiPriPercentage: 100, SQThreadPollCPU: -1, NonVectored: -1, CmdType: "nvme"},
+		EngineOptions:           IOEngineOptions{CPUChunks: 50000, HiPriPercentage: 100, SQThreadPollCPU: -1, NonVectored: -1, CmdType: "nvme", TTL: 1, GraceTime: 1, StdRedirect: true},
 		Misc:                    MiscOptions{HugepageSize: 2 << 20},
 		IOOptions: IOOptions{
 			PercentageRandom:    [3]int{100, 100, 100},
