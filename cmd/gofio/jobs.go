@@ -106,6 +106,8 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		cfg.ReadOnly = s.readOnly
 		cfg.WarningsFatal = s.warnFatal
 		cfg.Sections = s.parse.sections
+		cfg.Resolve = s.wantResolved()
+		cfg.Lint = s.gofio.lint
 		// With only json/terse reports, what fio prints on stdout while
 		// it reads jobs (lists of valid values, notices) goes to stderr:
 		// stdout carries only the report (docs/compat.md). Dry runs print
@@ -193,6 +195,13 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		}
 	}
 
+	if s.gofio.lint && len(b.Misreads()) > 0 {
+		fmt.Fprintf(stderr, "gofio: --lint: %d value(s) fio 3.33 would misread\n", len(b.Misreads()))
+		return nil, 1, true
+	}
+	if s.wantResolved() {
+		return nil, s.printResolved(b, stdout, stderr), true
+	}
 	plan, err := b.Plan()
 	dry := s.parseOnly || s.parse.showCmd
 	switch {

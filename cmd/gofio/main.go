@@ -49,6 +49,7 @@ type settings struct {
 	// failure instead of printing their lines (the server prints them
 	// before the error, in the one stream its client reads).
 	deferJobLines bool
+	gofio         gofioOpts // gofio's own run options (gofioopts.go)
 }
 
 // formats is the set of report formats selected.
@@ -83,6 +84,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ro.from != "" {
 		return renderReport(ro, args, stderr)
 	}
+	args, gx, err := takeGofioArgs(args) // --lint, --exit-status, --metrics (gofioopts.go)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
@@ -94,7 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
 	}
-	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
+	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA(), gofio: gx}
 	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
 	if done {
 		return code
@@ -259,7 +265,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage)
+	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage+gofioUsage)
 }
 
 func progName() string {
