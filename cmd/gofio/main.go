@@ -75,19 +75,19 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	debuglog.Reset()                      // the classes of --debug, once per life
-	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
-	}
-	if ro.from != "" {
-		return renderReport(ro, args, stderr)
-	}
+	debuglog.Reset()                     // the classes of --debug, once per life
 	args, gx, err := takeGofioArgs(args) // --lint, --exit-status, --metrics (gofioopts.go)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return gx.usageStatus(1)
+	}
+	if ro.from != "" {
+		return renderReport(ro, args, stderr)
 	}
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
@@ -95,7 +95,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if ro.remote(cl) {
 		fmt.Fprintln(stderr, "gofio: --html and --interval-json report local runs only (not --client or --server)")
-		return 1
+		return gx.usageStatus(1)
 	}
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
@@ -103,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA(), gofio: gx}
 	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
 	if done {
-		return code
+		return gx.usageStatus(code)
 	}
 	if s.mergeOnly {
 		return mergeBlktraces(plan, s.formats.normal, stdout, stderr)
@@ -111,7 +111,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	out, closeOut, ok := s.openOutput(stdout, stderr)
 	if !ok {
-		return 1
+		return gx.usageStatus(1)
 	}
 	defer closeOut()
 	bw := bufio.NewWriter(out)
@@ -167,7 +167,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	live, err := startLive(ro, prog, plan, s.eta.every, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return gx.usageStatus(1)
 	}
 	mon.start()
 	stop, endTrigger := s.localTrigger(intr.stop, prog, jobNames(plan), con, stdout, stderr) // trigger.go
@@ -188,6 +188,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// disk) without a word and exits as its jobs did; gofio keeps
 		// that exit status and says so (docs/compat.md).
 		fmt.Fprintln(stderr, "gofio: writing the report:", err)
+	}
+	if gx.detailed {
+		return detailedStatus(oc, intr.interrupted())
 	}
 	status := oc.Failed
 	if intr.interrupted() {
