@@ -169,6 +169,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return gx.usageStatus(1)
 	}
+	metrics, err := startMetrics(gx.metrics, prog) // --metrics (metrics.go)
+	if err != nil {
+		live.finish(nil)
+		fmt.Fprintln(stderr, err)
+		return gx.usageStatus(1)
+	}
 	mon.start()
 	stop, endTrigger := s.localTrigger(intr.stop, prog, jobNames(plan), con, stdout, stderr) // trigger.go
 	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: stop, ReadOnly: s.readOnly, Progress: prog})
@@ -177,9 +183,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	intr.finish()
 	if err != nil {
 		live.finish(nil)
+		metrics.finish(nil)
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	metrics.finish(oc.Result)
 	if err := live.finish(oc.Result); err != nil {
 		fmt.Fprintln(stderr, err)
 	}
