@@ -32,6 +32,7 @@ func TestExitStatusDetailed(t *testing.T) {
 		{"bad value", []string{"--rw=bogus"}, 1, exitUsage},
 		{"unknown option", []string{"--nosuchoption=1"}, 1, exitUsage},
 		{"lint", []string{"--lint", misread}, 1, exitUsage},
+		{"metrics address", []string{"--metrics=127.0.0.1:99999", "--filename=" + zeros, "--rw=read"}, 1, exitUsage},
 		// /dev/full refuses writes: ENOSPC.
 		{"I/O error", []string{"--filename=/dev/full", "--rw=write"}, 1, exitIOError},
 		// A file of zeros has no verify headers.

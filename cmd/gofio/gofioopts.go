@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gofio/gofio/parser"
 )
 
 // gofio's own run options, which fio 3.33 does not have:
@@ -72,4 +74,18 @@ func takeGofioArgs(args []string) ([]string, gofioOpts, error) {
 		}
 	}
 	return rest, g, nil
+}
+
+// any reports whether one of gofio's own run options was given.
+func (g gofioOpts) any() bool { return g.lint || g.detailed || g.metrics != "" }
+
+// remoteCmdline reports whether cl runs as --client or --server, which
+// gofio's own run options do not follow.
+func remoteCmdline(cl *parser.CommandLine) bool {
+	for _, o := range cl.Fio {
+		if o.Name == "client" || o.Name == "server" {
+			return true
+		}
+	}
+	return false
 }

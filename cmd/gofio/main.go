@@ -93,6 +93,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
 	}
+	if gx.any() && remoteCmdline(cl) {
+		fmt.Fprintln(stderr, "gofio: --lint, --exit-status and --metrics apply to local runs only (not --client or --server)")
+		return 1
+	}
 	if ro.remote(cl) {
 		fmt.Fprintln(stderr, "gofio: --html and --interval-json report local runs only (not --client or --server)")
 		return gx.usageStatus(1)
