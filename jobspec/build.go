@@ -183,6 +183,9 @@ func (b *Builder) CmdlineOption(o parser.Option) error {
 		j.Options = []RawOption{{Name: "name", Value: o.Value}}
 		j.Section, j.Name = o.Value, o.Value
 		b.cliJob = j
+		if b.cfg.Resolve {
+			b.cliResolved = []ResolvedOption{{Name: "name", Value: o.Value, HasValue: true, Pos: o.Pos}}
+		}
 		return nil
 	}
 	j := b.target()
@@ -245,9 +248,9 @@ func (b *Builder) endCmdlineJob() error {
 		return nil
 	}
 	if b.cfg.Resolve {
-		own := append([]ResolvedOption{{Name: "name", Value: j.Section, HasValue: true}}, b.cliResolved...)
+		own := b.cliResolved // starting with its --name
 		b.cliResolved = nil
-		b.keepResolved(j, j.Section, parser.Pos{}, own)
+		b.keepResolved(j, j.Section, own[0].Pos, own)
 	}
 	return b.addJob(j, "")
 }

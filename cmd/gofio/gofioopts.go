@@ -89,3 +89,35 @@ func remoteCmdline(cl *parser.CommandLine) bool {
 	}
 	return false
 }
+
+// restoreArgPositions gives the options of cl, parsed from kept (orig
+// without the options gofio took out), their places in orig, so that
+// messages such as the lint's name the argument the user typed.
+func restoreArgPositions(cl *parser.CommandLine, orig, kept []string) {
+	if cl == nil || len(orig) == len(kept) {
+		return
+	}
+	at := make([]int, len(kept)+1) // kept argv index -> orig argv index
+	j := 0
+	for i, a := range kept {
+		for j < len(orig) && orig[j] != a {
+			j++
+		}
+		at[i+1] = j + 1
+		j++
+	}
+	fix := func(p *parser.Pos) {
+		if p.File == parser.CmdlineFile && p.Line > 0 && p.Line < len(at) {
+			p.Line = at[p.Line]
+		}
+	}
+	for i := range cl.Fio {
+		fix(&cl.Fio[i].Pos)
+	}
+	for i := range cl.Sections {
+		fix(&cl.Sections[i].Pos)
+		for k := range cl.Sections[i].Options {
+			fix(&cl.Sections[i].Options[k].Pos)
+		}
+	}
+}

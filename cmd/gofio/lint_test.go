@@ -67,7 +67,7 @@ func TestLintMisreads(t *testing.T) {
 		t.Errorf("include: exit %d, stderr %q", code, errb.String())
 	}
 	errb.Reset()
-	if code := run([]string{"--lint", "--parse-only", "--name=x", "--size=1.5m"}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "<cmdline>: argument 3: error: size=1.5m") {
+	if code := run([]string{"--lint", "--parse-only", "--name=x", "--size=1.5m"}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "<cmdline>: argument 4: error: size=1.5m") {
 		t.Errorf("command line: exit %d, stderr %q", code, errb.String())
 	}
 	errb.Reset()

@@ -75,7 +75,8 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	debuglog.Reset()                     // the classes of --debug, once per life
+	debuglog.Reset() // the classes of --debug, once per life
+	orig := args
 	args, gx, err := takeGofioArgs(args) // --lint, --exit-status, --metrics (gofioopts.go)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -92,6 +93,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl, argErr := parser.ParseArgs(args, spec{})
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
+	}
+	if gx.any() {
+		restoreArgPositions(cl, orig, args)
 	}
 	if gx.any() && remoteCmdline(cl) {
 		fmt.Fprintln(stderr, "gofio: --lint, --exit-status and --metrics apply to local runs only (not --client or --server)")
