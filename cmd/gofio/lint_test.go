@@ -36,6 +36,10 @@ func TestLintMisreads(t *testing.T) {
 		{"bs = 4k", "bs= 4k was read as 4 bytes"},
 		{"size = 1g", "size= 1g was read as 1 byte"},
 		{"rate= 1m", "rate= 1m was read as 1 byte"},
+		// A blank between the number and the unit (fio 3.33's
+		// --debug=parse: out=1, out=4).
+		{"size=1 g", "size=1 g was read as 1 byte"},
+		{"bs=4 k", "bs=4 k was read as 4 bytes"},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {
