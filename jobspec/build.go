@@ -247,7 +247,7 @@ func (b *Builder) endCmdlineJob() error {
 	if j == nil {
 		return nil
 	}
-	if b.cfg.Resolve {
+	if b.cfg.Resolve && len(b.cliResolved) > 0 {
 		own := b.cliResolved // starting with its --name
 		b.cliResolved = nil
 		b.keepResolved(j, j.Section, own[0].Pos, own)

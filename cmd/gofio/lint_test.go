@@ -130,4 +130,16 @@ func TestResolvedJobs(t *testing.T) {
 	if v := doc.Jobs[0].Effective["bs"]; v != "8k" {
 		t.Errorf(`"job options" bs = %q, want 8k`, v)
 	}
+
+	// A job given before --parse-only is fio's to run: no dump. One
+	// given after it is in the dump, whatever the format's place.
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"--name=x", "--size=64k", "--ioengine=null", "--parse-only", "--output-format=json"}, nil, &out, &errb); code != 0 || out.Len() != 0 {
+		t.Errorf("job before --parse-only: exit %d, stdout %q, stderr %q; want 0 and nothing", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"--parse-only", "--name=x", "--size=64k", "--output-format=json"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), `"jobname": "x"`) {
+		t.Errorf("job after --parse-only: exit %d, stdout %q", code, out.String())
+	}
 }
