@@ -69,6 +69,13 @@ func TestResolvedRoundTrip(t *testing.T) {
 	}
 	dir := t.TempDir()
 	refused := 0
+	// And one with what the examples lack: two [global] sections, an
+	// include, a valueless option, a blank before a value.
+	own := filepath.Join(t.TempDir(), "two-globals.fio")
+	inc := filepath.Join(filepath.Dir(own), "inc.fio")
+	os.WriteFile(inc, []byte("runtime=2m\nrw=randread\n"), 0o644)
+	os.WriteFile(own, []byte("[global]\nbs=${FIO_BS}\nioengine=null\n[a]\nsize=1m\nnumjobs=2\ninclude "+inc+"\n[global]\ntime_based\nruntime = 5s\n[b]\nsize=2m\ndescription=two words\n"), 0o644)
+	files = append(files, own)
 	showcmd := func(file string) string {
 		t.Helper()
 		cmd := exec.Command(fio, "--showcmd", file)
@@ -114,5 +121,5 @@ func TestResolvedRoundTrip(t *testing.T) {
 			t.Errorf("%s: --showcmd of the rebuilt job file:\n%s\nof the original:\n%s", f, got, want)
 		}
 	}
-	t.Logf("%d example files, %d round-tripped, %d refused by fio and gofio alike", len(files), len(files)-refused, refused)
+	t.Logf("%d job files, %d round-tripped, %d refused by fio and gofio alike", len(files), len(files)-refused, refused)
 }
