@@ -70,6 +70,13 @@ type Config struct {
 	// Sections are the --section values; they select command-line jobs
 	// here (the parser selects the sections of the first job file).
 	Sections []string
+	// Resolve keeps every job that would run with its options and their
+	// positions (Builder.Resolved), also in dry runs.
+	Resolve bool
+	// Lint prints each value fio would misread as an error with its
+	// file and line, in place of the warning (Builder.Misreads lists
+	// them).
+	Lint bool
 }
 
 // Builder turns the command line's job options and job files into jobs,
@@ -91,6 +98,13 @@ type Builder struct {
 	// far (command line and [global] sections of the current file): fio
 	// prints all of them again for each [global] section.
 	globalArgs []string
+
+	// resolved, globalResolved and cliResolved serve Config.Resolve
+	// (resolved.go); misreads are the values fio would misread.
+	resolved       []ResolvedJob
+	globalResolved []ResolvedOption
+	cliResolved    []ResolvedOption
+	misreads       []Misread
 }
 
 // NewBuilder returns a Builder. cfg may change between calls (fio applies
@@ -169,6 +183,9 @@ func (b *Builder) CmdlineOption(o parser.Option) error {
 		j.Options = []RawOption{{Name: "name", Value: o.Value}}
 		j.Section, j.Name = o.Value, o.Value
 		b.cliJob = j
+		if b.cfg.Resolve {
+			b.cliResolved = []ResolvedOption{{Name: "name", Value: o.Value, HasValue: true, Pos: o.Pos}}
+		}
 		return nil
 	}
 	j := b.target()
@@ -199,6 +216,13 @@ func (b *Builder) CmdlineOption(o parser.Option) error {
 	if j == b.global {
 		b.globalArgs = append(b.globalArgs, showArg(def, o))
 	}
+	if b.cfg.Resolve {
+		if j == b.global {
+			b.globalResolved = append(b.globalResolved, resolveOption(def, o, true, j.KBBase))
+		} else {
+			b.cliResolved = append(b.cliResolved, resolveOption(def, o, false, j.KBBase))
+		}
+	}
 	if o.HasValue && o.Value != "" {
 		if j == b.global {
 			b.plan.GlobalOptions = append(b.plan.GlobalOptions, RawOption{Name: def.Name, Value: o.Value})
@@ -222,6 +246,11 @@ func (b *Builder) endCmdlineJob() error {
 	b.cliJob = nil
 	if j == nil {
 		return nil
+	}
+	if b.cfg.Resolve && len(b.cliResolved) > 0 {
+		own := b.cliResolved // starting with its --name
+		b.cliResolved = nil
+		b.keepResolved(j, j.Section, own[0].Pos, own)
 	}
 	return b.addJob(j, "")
 }
@@ -256,6 +285,7 @@ func (b *Builder) AddFileSections(secs iter.Seq[parser.Section]) error {
 	if b.files > 1 {
 		b.global = defaults()
 		b.globalArgs = nil
+		b.globalResolved = nil
 	}
 	shown := false
 	defer func() {

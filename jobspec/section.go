@@ -137,6 +137,17 @@ func (b *Builder) section(j *Job, sec parser.Section) error {
 		}
 		fmt.Fprint(b.stdout(), strings.Join(args, ""))
 	}
+	if b.cfg.Resolve {
+		own := make([]ResolvedOption, 0, len(all))
+		for _, a := range all {
+			own = append(own, resolveOption(a.def, sec.Option(a.i), sec.Global, j.KBBase))
+		}
+		if sec.Global {
+			b.globalResolved = append(b.globalResolved, own...)
+		} else {
+			b.keepResolved(j, sec.Name, sec.Pos, own)
+		}
+	}
 	if !sec.Global && b.cfg.DryRun {
 		return nil // the job is not kept (addJob)
 	}
@@ -206,8 +217,13 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 		return false
 	}
 	if w := misread(def, o.Name, o.Value, o.HasValue, r.kbBase()); w != "" {
-		b.errln(w)
-		b.plan.Warnings = append(b.plan.Warnings, w)
+		b.misreads = append(b.misreads, Misread{Pos: o.Pos, Option: def.Name, Value: o.Value, Message: w})
+		if b.cfg.Lint {
+			b.errln(lintLine(o.Pos, w))
+		} else {
+			b.errln(w)
+			b.plan.Warnings = append(b.plan.Warnings, w)
+		}
 	}
 	switch {
 	case def.Engine != "":

@@ -87,6 +87,9 @@ func splitNumber(s string) (f float64, unit string, ok bool) {
 // meantSize is the size a reader of the value would expect, in bytes.
 func meantSize(s string, kbBase int) (float64, bool) {
 	f, unit, ok := splitNumber(s)
+	// fio stops at a blank between the number and the unit: "1 g" is
+	// 1 byte (fio 3.33's --debug=parse shows out=1).
+	unit = strings.TrimLeft(unit, " \t")
 	if !ok || unit == "" || !isLetter(unit[0]) {
 		return f, ok
 	}

@@ -59,6 +59,17 @@ type Outcome struct {
 	Result *output.Result
 	// Failed is the number of jobs that ended with an error.
 	Failed int
+	// Errors are the failed jobs' errors, in job order.
+	Errors []JobError
+}
+
+// JobError is how one job failed: its error number (0 when fio refused
+// its files or region) and the function fio names with it
+// ("check_min_rate", "max latency exceeded", a verify step).
+type JobError struct {
+	Job   string
+	Errno unix.Errno
+	Func  string
 }
 
 // task is one job with what the runner prepared for it.
@@ -305,6 +316,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		}
 		if t.err != 0 || t.noDir {
 			out.Failed++
+			out.Errors = append(out.Errors, JobError{Job: t.job.Name, Errno: t.err, Func: t.errFn})
 		}
 	}
 	out.Result = buildResult(plan, tasks, disks, time.Since(genesis))

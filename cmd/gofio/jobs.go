@@ -90,12 +90,21 @@ type cmdlineItem struct {
 // command lines. done reports that gofio must exit with status now.
 func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reader, stdout, stderr io.Writer) (plan *jobspec.Plan, status int, done bool) {
 	cfg := &jobspec.Config{Stdout: stdout, Stderr: stderr}
+	// The resolved-job dump (resolved.go) is made when --parse-only
+	// comes before every job option: no job then runs. Jobs added
+	// before it run, as in fio, and there is no dump.
+	resolve, decided := false, false
 	update := func() {
+		if !decided {
+			resolve, decided = s.parseOnly && !s.parse.showCmd, true
+		}
 		cfg.ShowCmd = s.parse.showCmd
 		cfg.DryRun = s.parseOnly || s.parse.showCmd
 		cfg.ReadOnly = s.readOnly
 		cfg.WarningsFatal = s.warnFatal
 		cfg.Sections = s.parse.sections
+		cfg.Resolve = resolve
+		cfg.Lint = s.gofio.lint
 		// With only json/terse reports, what fio prints on stdout while
 		// it reads jobs (lists of valid values, notices) goes to stderr:
 		// stdout carries only the report (docs/compat.md). Dry runs print
@@ -184,6 +193,13 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 		}
 	}
 
+	if s.gofio.lint && len(b.Misreads()) > 0 {
+		fmt.Fprintf(stderr, "gofio: --lint: %d value(s) fio 3.33 would misread\n", len(b.Misreads()))
+		return nil, 1, true
+	}
+	if resolve && s.wantResolved() {
+		return nil, s.printResolved(b, stdout, stderr), true
+	}
 	plan, err := b.Plan()
 	dry := s.parseOnly || s.parse.showCmd
 	switch {

@@ -55,6 +55,7 @@ type settings struct {
 	aggLogs       bool          // --bandwidth-log (agglog.go)
 	idleProf      string        // --idle-prof: system or percpu
 	idle          *idleProfiler // running or done (idleprof.go)
+	gofio         gofioOpts     // gofio's own run options (gofioopts.go)
 }
 
 // formats is the set of report formats selected.
@@ -80,11 +81,17 @@ func (s *settings) openOutput(stdout, stderr io.Writer) (out io.Writer, closeOut
 // run is gofio's whole life: parse, run, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	debuglog.Reset()                      // the classes of --debug, once per life
-	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
+	debuglog.Reset() // the classes of --debug, once per life
+	orig := args
+	args, gx, err := takeGofioArgs(args) // --lint, --exit-status, --metrics (gofioopts.go)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	args, ro, err := takeReportArgs(args) // --html, --interval-json, --report (htmlreport.go)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return gx.usageStatus(1)
 	}
 	if ro.from != "" {
 		return renderReport(ro, args, stderr)
@@ -93,17 +100,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := resultsMode(args, argErr, stdout, stderr); ok {
 		return code // --compare or --merge (results.go)
 	}
+	if gx.any() {
+		restoreArgPositions(cl, orig, args)
+	}
+	if gx.any() && remoteCmdline(cl) {
+		fmt.Fprintln(stderr, "gofio: --lint, --exit-status and --metrics apply to local runs only (not --client or --server)")
+		return 1
+	}
 	if ro.remote(cl) {
 		fmt.Fprintln(stderr, "gofio: --html and --interval-json report local runs only (not --client or --server)")
-		return 1
+		return gx.usageStatus(1)
 	}
 	if code, ok := remoteMode(cl, argErr, args, stdout, stderr); ok {
 		return code // --server or --client (remote.go)
 	}
-	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA()}
+	s := settings{formats: formats{normal: true}, terseVersion: 3, eta: defaultETA(), gofio: gx}
 	plan, code, done := s.loadJobs(cl, argErr, stdin, stdout, stderr)
 	if done {
-		return code
+		return gx.usageStatus(code)
 	}
 	if s.mergeOnly {
 		return mergeBlktraces(plan, s.formats.normal, stdout, stderr)
@@ -111,7 +125,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	out, closeOut, ok := s.openOutput(stdout, stderr)
 	if !ok {
-		return 1
+		return gx.usageStatus(1)
 	}
 	defer closeOut()
 	bw := bufio.NewWriter(out)
@@ -167,7 +181,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	live, err := startLive(ro, prog, plan, s.eta.every, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 1
+		return gx.usageStatus(1)
+	}
+	metrics, err := startMetrics(gx.metrics, prog) // --metrics (metrics.go)
+	if err != nil {
+		live.finish(nil)
+		fmt.Fprintln(stderr, err)
+		return gx.usageStatus(1)
 	}
 	mon.start()
 	var acts *actSlices
@@ -191,9 +211,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		live.finish(nil)
+		metrics.finish(nil)
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	metrics.finish(oc.Result)
 	if err := live.finish(oc.Result); err != nil {
 		fmt.Fprintln(stderr, err)
 	}
@@ -212,6 +234,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// disk) without a word and exits as its jobs did; gofio keeps
 		// that exit status and says so (docs/compat.md).
 		fmt.Fprintln(stderr, "gofio: writing the report:", err)
+	}
+	if gx.detailed {
+		return detailedStatus(oc, intr.interrupted())
 	}
 	status := oc.Failed
 	if intr.interrupted() {
@@ -309,7 +334,7 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage)
+	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage+gofioUsage)
 }
 
 func progName() string {
