@@ -333,8 +333,17 @@ func printJobLines(w io.Writer, plan *jobspec.Plan) {
 	}
 }
 
+// printUsage prints fio's usage text, as fio prints it after "No job(s)
+// defined": scripts compare it.
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "%s\n%s%s%s", version, progName(), usageText, resultsUsage+reportUsage+gofioUsage)
+	fmt.Fprintf(w, "%s\n%s%s", version, progName(), usageText)
+}
+
+// printHelp is --help: fio's usage text, then gofio's own options
+// (docs/compat.md).
+func printHelp(w io.Writer) {
+	printUsage(w)
+	fmt.Fprint(w, resultsUsage+reportUsage+gofioUsage)
 }
 
 func progName() string {

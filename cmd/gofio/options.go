@@ -84,7 +84,7 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 		fmt.Fprintln(stdout, version)
 		return true, 0
 	case "help":
-		printUsage(stdout)
+		printHelp(stdout)
 		return true, 0
 	case "output":
 		s.outputPath = o.Value
