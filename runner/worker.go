@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -160,7 +161,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Job: j.Name, Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		Job: j.Name, Files: len(files), OpenFiles: min(len(files), cmp.Or(max(j.OpenFiles, 0), len(files))), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1]})
 	if err != nil {
 		w.release()

@@ -128,6 +128,9 @@ type Config struct {
 	Job string
 	// Files is the number of files of the job (IOUnit.File indexes them).
 	Files int
+	// OpenFiles is the most files the job keeps open at once (openfiles,
+	// at most Files).
+	OpenFiles int
 	// Seed seeds whatever the engine draws at random (hipri_percentage).
 	Seed uint64
 	// RW is the job's I/O pattern, for engines that advise the kernel

@@ -244,7 +244,9 @@ func (e *uringCmdEngine) Queue(u *IOUnit) Status {
 		return Completed
 	}
 	sqe := (*[128]byte)(unsafe.Pointer(e.ring.nextSQE()))
-	putURingCmdSQE(sqe, int32(u.FD), cmdOp, uint64(u.Index), &cmd)
+	fd, flags := e.sqeFile(u)
+	putURingCmdSQE(sqe, fd, cmdOp, uint64(u.Index), &cmd)
+	sqe[1] = flags
 	u.Prio = e.prio.pick(u)
 	binary.NativeEndian.PutUint16(sqe[2:], u.Prio)
 	if e.forceAsync > 0 {
