@@ -83,6 +83,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated job names to run (default all)")
 	zramDev := flag.String("zram", "/dev/zram0", "the zram device of the fast-device jobs (set up and reset by the bench)")
 	zramSize := flag.Int64("zram-size", 2<<30, "disksize given to the zram device, in bytes")
+	profile := flag.String("profile", "", "directory for a CPU profile and per-I/O cost breakdown of one more gofio run of each job")
 	flag.Parse()
 
 	gofioPath, err := filepath.Abs(*gofio)
@@ -106,6 +107,7 @@ func main() {
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "job\tfio IOPS\tgofio IOPS\tratio (min-max)\tfio CPU/IO\tgofio CPU/IO\tCPU ratio\tfio p99/p99.9 µs\tgofio p99/p99.9 µs\tfio RSS\tgofio RSS\t")
+	var breakdowns []string
 	fast := &zramDevice{path: *zramDev, size: *zramSize}
 	defer fast.teardown()
 	atExit = fast.teardown
@@ -158,10 +160,26 @@ func main() {
 			gs = append(gs, s)
 		}
 		report(tw, j, fs, gs)
+		if *profile != "" && !j.startup {
+			if err := os.MkdirAll(*profile, 0o755); err != nil {
+				fatal(err)
+			}
+			text, err := profileJob(gofioPath, *profile, dir, j)
+			if err != nil {
+				fatal(fmt.Errorf("%s: profile: %w", j.name, err))
+			}
+			breakdowns = append(breakdowns, text)
+		}
 		fmt.Fprintf(os.Stderr, "bench: %s done\n", j.name)
 		os.RemoveAll(dir)
 	}
 	tw.Flush()
+	if len(breakdowns) > 0 {
+		fmt.Printf("\n# gofio's CPU per I/O by cost (one profiled run per job; profiles in %s)\n", *profile)
+		for _, b := range breakdowns {
+			fmt.Print(b)
+		}
+	}
 }
 
 // jobs lists the benchmarks (issue 6): framework overhead, page cache,
@@ -282,6 +300,18 @@ func runOne(binary, dir string, j job) (sample, error) {
 	if j.startup {
 		return s, nil
 	}
+	js, err := parseSample(out)
+	if err != nil {
+		return sample{}, err
+	}
+	s.iops, s.ios, s.p99, s.p999 = js.iops, js.ios, js.p99, js.p999
+	return s, nil
+}
+
+// parseSample reads the IOPS, I/O count and clat percentiles of a run from
+// its JSON report.
+func parseSample(out []byte) (sample, error) {
+	var s sample
 	var r struct {
 		Jobs []struct {
 			Read struct {
