@@ -14,7 +14,11 @@
 // (/usr/bin/time -f %M) when it is installed: a process Go starts
 // inherits the starting process's peak RSS in its own (Linux records the
 // vfork-shared memory's high-water mark at exec), so the wait4 figure is
-// only an upper bound, marked with "≤".
+// only an upper bound, marked with "≤". That peak is one process's: fio's
+// largest when it runs one process per job. The "mem" columns are the
+// peak of the summed proportional set size (Pss) of the whole process
+// tree, read every 20 ms: every job of fio counted, the memory its
+// processes share counted once.
 //
 // The fast-device jobs (zram-*, seed002-*, seed004-*) run on a RAM-backed
 // block device, where the tester's own cost shows: the bench sets up
@@ -71,7 +75,8 @@ type sample struct {
 	cpu       time.Duration // user + system of the whole process
 	p99, p999 float64       // clat percentiles, µs
 	rssKiB    int64
-	rssBound  bool // rssKiB is only an upper bound (no GNU time)
+	rssBound  bool  // rssKiB is only an upper bound (no GNU time)
+	pssKiB    int64 // peak of the summed Pss of the process tree (mem.go)
 	wall      time.Duration
 }
 
@@ -106,7 +111,7 @@ func main() {
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), kernel(), version(*fio), *rounds, *runtimeS)
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "job\tfio IOPS\tgofio IOPS\tratio (min-max)\tfio CPU/IO\tgofio CPU/IO\tCPU ratio\tfio p99/p99.9 µs\tgofio p99/p99.9 µs\tfio RSS\tgofio RSS\t")
+	fmt.Fprintln(tw, "job\tfio IOPS\tgofio IOPS\tratio (min-max)\tfio CPU/IO\tgofio CPU/IO\tCPU ratio\tfio p99/p99.9 µs\tgofio p99/p99.9 µs\tfio RSS\tgofio RSS\tfio mem\tgofio mem\t")
 	var breakdowns []string
 	fast := &zramDevice{path: *zramDev, size: *zramSize}
 	defer fast.teardown()
@@ -274,15 +279,26 @@ func runOne(binary, dir string, j job) (sample, error) {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
 	start := time.Now()
-	out, err := cmd.Output()
+	if err := cmd.Start(); err != nil {
+		return sample{}, err
+	}
+	done := make(chan struct{})
+	peak := watchPSS(cmd, rssFile != "", done)
+	err := cmd.Wait()
 	wall := time.Since(start)
+	close(done)
+	pssKiB := <-peak
 	if err != nil {
 		return sample{}, err
 	}
+	out := []byte(stdout.String())
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	s := sample{
 		cpu:      time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		pssKiB:   pssKiB,
 		rssKiB:   ru.Maxrss,
 		rssBound: true,
 		wall:     wall,
@@ -351,7 +367,7 @@ func report(w io.Writer, j job, fs, gs []sample) {
 	if j.startup {
 		fw := median(fs, func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 })
 		gw := median(gs, func(s sample) float64 { return float64(s.wall.Microseconds()) / 1000 })
-		fmt.Fprintf(w, "%s (wall ms)\t%.1f\t%.1f\t%.2f\t\t\t\t\t\t%s\t%s\t\n", j.name, fw, gw, fw/gw, kib(fs), kib(gs))
+		fmt.Fprintf(w, "%s (wall ms)\t%.1f\t%.1f\t%.2f\t\t\t\t\t\t%s\t%s\t%s\t%s\t\n", j.name, fw, gw, fw/gw, kib(fs), kib(gs), pssMiB(fs), pssMiB(gs))
 		return
 	}
 	iops := func(s sample) float64 { return s.iops }
@@ -372,10 +388,16 @@ func report(w io.Writer, j job, fs, gs []sample) {
 	fc, gc := median(fs, cpuPerIO), median(gs, cpuPerIO)
 	p99 := func(s sample) float64 { return s.p99 }
 	p999 := func(s sample) float64 { return s.p999 }
-	fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.2f (%.2f-%.2f)\t%.0f ns\t%.0f ns\t%.2f\t%s/%s\t%s/%s\t%s\t%s\t\n",
+	fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.2f (%.2f-%.2f)\t%.0f ns\t%.0f ns\t%.2f\t%s/%s\t%s/%s\t%s\t%s\t%s\t%s\t\n",
 		j.name, fi, gi, gi/fi, ratios[0], ratios[len(ratios)-1], fc, gc, gc/fc,
 		usec(median(fs, p99)), usec(median(fs, p999)), usec(median(gs, p99)), usec(median(gs, p999)),
-		kib(fs), kib(gs))
+		kib(fs), kib(gs), pssMiB(fs), pssMiB(gs))
+}
+
+// pssMiB is the median peak of the process tree's summed Pss in MiB: all
+// of fio's processes (one per job), the memory they share counted once.
+func pssMiB(ss []sample) string {
+	return fmt.Sprintf("%.1f MiB", median(ss, func(s sample) float64 { return float64(s.pssKiB) })/1024)
 }
 
 // usec formats a latency in µs: two decimals below 10 µs (the null
