@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -140,6 +141,9 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	mb := j.MaxBS()
 	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(replay))
 	depth := j.IODepth
+	if info.Pow2Depth {
+		depth = 1 << bits.Len(uint(max(depth, 1)-1))
+	}
 	w.gen.seeds, w.gen.repeat = jobSeeds(j) // fio's seed slots (fiorand.go)
 	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-var iouringEngine = Info{Name: "io_uring", New: newIOUring}
+var iouringEngine = Info{Name: "io_uring", New: newIOUring, Pow2Depth: true}
 
 // uringEngine is one job's ring.
 type uringEngine struct {

@@ -26,7 +26,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-var iouringCmdEngine = Info{Name: "io_uring_cmd", New: newIOUringCmd, Check: checkURingCmd}
+var iouringCmdEngine = Info{Name: "io_uring_cmd", New: newIOUringCmd, Check: checkURingCmd, Pow2Depth: true}
 
 // ioctl numbers of <linux/nvme_ioctl.h>: _IO('N', 0x40) and
 // _IOWR('N', n, 72-byte struct).
