@@ -397,7 +397,11 @@ func report(w io.Writer, j job, fs, gs []sample) {
 // pssMiB is the median peak of the process tree's summed Pss in MiB: all
 // of fio's processes (one per job), the memory they share counted once.
 func pssMiB(ss []sample) string {
-	return fmt.Sprintf("%.1f MiB", median(ss, func(s sample) float64 { return float64(s.pssKiB) })/1024)
+	m := median(ss, func(s sample) float64 { return float64(s.pssKiB) })
+	if m == 0 {
+		return "-" // the run ended before the first reading
+	}
+	return fmt.Sprintf("%.1f MiB", m/1024)
 }
 
 // usec formats a latency in µs: two decimals below 10 µs (the null
