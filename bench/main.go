@@ -125,7 +125,7 @@ func main() {
 			if err := fast.setup(j.zram, work); err != nil {
 				if !fast.noted {
 					fmt.Fprintf(os.Stderr, "bench: fast-device jobs skipped: %v\n", err)
-					fmt.Fprintf(tw, "%s\t(skipped: %v)\t\n", j.name, err)
+					fmt.Fprintf(tw, "zram-*, seed*\t(skipped: %v)\t\n", err)
 					fast.noted = true
 				}
 				continue
