@@ -163,6 +163,9 @@ func reportedDepth(w *worker, j *jobspec.Job) int {
 	if w != nil && w.lim != nil && w.lim.lt != nil {
 		return int(w.lim.lt.depth.Load())
 	}
+	if w != nil && len(w.units) > 0 {
+		return len(w.units) // io_uring's power of two (engine.Info.Pow2Depth)
+	}
 	return j.IODepth
 }
 

@@ -102,6 +102,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	if cfg.Errors == nil {
 		cfg.Errors = io.Discard
 	}
+	useCPUClock(plan)
 	tasks := make([]*task, len(plan.Jobs))
 	for i, j := range plan.Jobs {
 		info, err := engine.Lookup(j.IOEngine)
@@ -624,4 +625,26 @@ func rawToOutput(in []jobspec.RawOption) []output.Option {
 		out[i] = output.Option{Name: o.Name, Value: o.Value}
 	}
 	return out
+}
+
+// useCPUClock times the run with the CPU's time stamp counter where it is
+// reliable, as fio 3.33 does by default ("cpu is the preferred
+// clocksource if it is reliable", HOWTO, clocksource), unless a job asks
+// for clocksource=clock_gettime. It is decided once per process, before
+// anything is timed (clock.UseTSC).
+func useCPUClock(plan *jobspec.Plan) {
+	if wantsCPUClock(plan) {
+		clock.UseTSC()
+	}
+}
+
+// wantsCPUClock tells whether plan leaves the clock to gofio: no job sets
+// clocksource=clock_gettime.
+func wantsCPUClock(plan *jobspec.Plan) bool {
+	for _, j := range plan.Jobs {
+		if j.Misc.Clock == jobspec.ClockGettime {
+			return false
+		}
+	}
+	return true
 }

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -140,6 +142,9 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	mb := j.MaxBS()
 	maxBS := max(mb[0], mb[1], mb[2], replayMaxBS(replay))
 	depth := j.IODepth
+	if info.Pow2Depth {
+		depth = 1 << bits.Len(uint(max(depth, 1)-1))
+	}
 	w.gen.seeds, w.gen.repeat = jobSeeds(j) // fio's seed slots (fiorand.go)
 	mem, per, err := w.allocBuffers(depth, maxBS)
 	if err != nil {
@@ -161,7 +166,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Job: j.Name, Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		Job: j.Name, Files: len(files), OpenFiles: min(len(files), cmp.Or(max(j.OpenFiles, 0), len(files))), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1],
 		Filenames: j.Filename, JobNum: j.JobNum, Runtime: j.Runtime})
 	if err != nil {
@@ -570,6 +575,13 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 // them in batches of iodepth_batch, and reaps completions when the queue
 // is full or nothing more can be issued. When nothing more can be issued
 // it waits for every unit in flight with one reap call, as fio does.
+//
+// As in fio (HOWTO, iodepth_low and iodepth_batch_complete_*): once the
+// queue is full it reaps until no more than iodepth_low units are in
+// flight before it fills the queue again; each reap waits for at least
+// iodepth_batch_complete_min units (one when that is 0) and takes at most
+// iodepth_batch_complete_max; with both 0 it reaps after every unit it
+// queues (fio's "polling" mode).
 func (w *worker) asyncLoop(stop <-chan struct{}) {
 	j := w.job
 	batch := j.IODepthBatchSubmit
@@ -577,6 +589,11 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 	// Like fio, reap at most iodepth_batch_complete_max per call (by
 	// default the min, 1): the queue is refilled after each completion.
 	reapMax := min(max(reapMin, j.IODepthBatchCompleteMax), len(w.done))
+	polling := j.IODepthBatchCompleteMin == 0 && j.IODepthBatchCompleteMax == 0
+	low := j.IODepthLow
+	if low <= 0 || low > j.IODepth {
+		low = j.IODepth
+	}
 	w.pollStop(stop)
 	now := w.stamp()
 	for {
@@ -637,7 +654,13 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 					w.sample(now)
 				}
 			}
+			if polling {
+				break
+			}
 		}
+		// fio's queue_full, or a refusal with units in flight: then it
+		// reaps down to iodepth_low.
+		full := len(w.free) == 0 || w.depthFull() || (busy && w.flight+len(w.queued) > 0)
 		if len(w.queued) > 0 {
 			now = w.commit()
 		}
@@ -659,30 +682,35 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			}
 			continue
 		}
-		lo, hi := min(reapMin, w.flight), reapMax
-		if exhausted {
-			lo, hi = w.flight, w.flight
-		}
-		n, err := w.reaper.Reap(lo, w.done[:hi])
-		if err != nil {
-			w.fail(errno.Of(err), "io_getevents")
-			w.drain()
-			return
-		}
-		now = w.stamp()
-		w.st.AddComplete(n)
-		acct := w.accounting()
-		for _, u := range w.done[:n] {
-			w.flight--
-			w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
-			w.rampOver(now)
-			w.free = append(w.free, u)
-		}
-		w.batchDone(now)
-		w.thinkAfter(n, false, now)
-		if w.err != 0 {
-			w.drain()
-			return
+		for {
+			lo, hi := min(reapMin, w.flight), reapMax
+			if exhausted {
+				lo, hi = w.flight, w.flight
+			}
+			n, err := w.reaper.Reap(lo, w.done[:hi])
+			if err != nil {
+				w.fail(errno.Of(err), "io_getevents")
+				w.drain()
+				return
+			}
+			now = w.stamp()
+			w.st.AddComplete(n)
+			acct := w.accounting()
+			for _, u := range w.done[:n] {
+				w.flight--
+				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
+				w.rampOver(now)
+				w.free = append(w.free, u)
+			}
+			w.batchDone(now)
+			w.thinkAfter(n, false, now)
+			if w.err != 0 {
+				w.drain()
+				return
+			}
+			if !full || w.flight <= low || w.stopping {
+				break
+			}
 		}
 	}
 }

@@ -141,6 +141,9 @@ type Config struct {
 	Job string
 	// Files is the number of files of the job (IOUnit.File indexes them).
 	Files int
+	// OpenFiles is the most files the job keeps open at once (openfiles,
+	// at most Files).
+	OpenFiles int
 	// Seed seeds whatever the engine draws at random (hipri_percentage).
 	Seed uint64
 	// RW is the job's I/O pattern, for engines that advise the kernel
@@ -198,6 +201,12 @@ type Info struct {
 	// that exists gives its own. The runner calls it while planning;
 	// its error fails the job as New's does.
 	Size func(opts jobspec.IOEngineOptions) (uint64, error)
+	// Pow2Depth marks engines that, like fio 3.33's io_uring engines,
+	// round the job's iodepth up to a power of two (the ring's size)
+	// and get that many units: iodepth=12 keeps up to 16 I/Os in flight,
+	// reaped down to 12 (iodepth_low's default, from the iodepth given)
+	// before the queue is filled again.
+	Pow2Depth bool
 	// Check, when set, checks the job's files before they are laid out
 	// or measured (sg and io_uring_cmd take only devices); its error
 	// (an *InitError) fails the job as New's does.

@@ -168,6 +168,11 @@ func TestPvsync2Flags(t *testing.T) {
 	if eng.(*syncEngine).flags != rwfUncached {
 		t.Errorf("uncached flags = %#x; want fio's 0x40", eng.(*syncEngine).flags)
 	}
+	// fio 3.33 sets it on buffered I/O only.
+	eng, _ = newPvsync2(Config{Direct: true, Options: engineOpts(t, "pvsync2", "uncached=1")})
+	if eng.(*syncEngine).flags != 0 {
+		t.Errorf("uncached direct=1 flags = %#x; want none", eng.(*syncEngine).flags)
+	}
 	for _, bad := range []string{"hipri_percentage=101", "nowait=x", "bogus=1"} {
 		if _, err := jobspec.ParseEngineOptions("pvsync2", bad); err == nil {
 			t.Errorf("pvsync2 option %s accepted", bad)

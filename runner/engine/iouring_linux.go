@@ -19,7 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-var iouringEngine = Info{Name: "io_uring", New: newIOUring}
+var iouringEngine = Info{Name: "io_uring", New: newIOUring, Pow2Depth: true}
 
 // uringEngine is one job's ring.
 type uringEngine struct {
@@ -41,6 +41,13 @@ type uringEngine struct {
 	bufBase    []uintptr    // registered buffer start per unit (fixed)
 	bufLen     []int        // registered buffer length per unit (fixed)
 	prio       *cmdPrio     // cmdprio options, nil without them
+
+	// regFiles: the job's files are registered with the ring
+	// (registerfiles, or sqthread_poll, which implies it as in fio), and
+	// SQEs name them by index with IOSQE_FIXED_FILE. regFD[i] is the
+	// descriptor in slot i (file i of the job), -1 while it is closed.
+	regFiles bool
+	regFD    []int32
 }
 
 // newIOUring builds an io_uring engine for one job.
@@ -65,14 +72,22 @@ func newUringEngine(cfg Config, setupFlags uint32) (*uringEngine, error) {
 	if o.NoWait {
 		e.rwFlags |= unix.RWF_NOWAIT
 	}
+	if o.Uncached != 0 && !cfg.Direct {
+		// fio 3.33 sets its RWF_UNCACHED on buffered reads and writes
+		// only; kernels without that flag fail each I/O (EOPNOTSUPP
+		// from Linux 6.11, where the value is RWF_ATOMIC).
+		e.rwFlags |= rwfUncached
+	}
 	nonvectored, sqpollCPU := o.NonVectored, o.SQThreadPollCPU
-	// Checked in this order, so a job with several gets the same message
-	// every run.
-	switch {
-	case o.RegisterFiles:
-		return nil, errors.New("io_uring: option registerfiles is not supported yet")
-	case o.Uncached != 0:
-		return nil, errors.New("io_uring: option uncached is not supported yet")
+	// fio 3.33: "sqthread submission requires registered files", and
+	// files stay registered for the whole job, so all must be open.
+	e.regFiles = o.RegisterFiles || o.SQThreadPoll
+	if e.regFiles && cfg.OpenFiles > 0 && cfg.OpenFiles < cfg.Files {
+		where := ""
+		return nil, &QueueInitError{errno: unix.EPERM,
+			err: errors.New("io_uring: registered files require nr_files to be identical to open_files"),
+			Msg: "fio: io_uring registered files require nr_files to be identical to open_files\n" +
+				"fio: io engine io_uring init failed.", Where: &where}
 	}
 	prio, err := newCmdPrio("io_uring", cfg)
 	if err != nil {
@@ -123,7 +138,87 @@ func newUringEngine(cfg Config, setupFlags uint32) (*uringEngine, error) {
 			return nil, err
 		}
 	}
+	if e.regFiles {
+		if err := e.registerFiles(cfg.Files); err != nil {
+			ring.close()
+			return nil, err
+		}
+	}
 	return e, nil
+}
+
+// registerFiles registers a table of n empty file slots (-1), one per
+// file of the job; OpenFile fills a slot, CloseFile empties it.
+func (e *uringEngine) registerFiles(n int) error {
+	if n < 1 {
+		n = 1
+	}
+	e.regFD = make([]int32, n)
+	for i := range e.regFD {
+		e.regFD[i] = -1
+	}
+	if err := uringRegister(e.ring.fd, uringRegisterFiles, unsafe.Pointer(&e.regFD[0]), uint32(n)); err != nil {
+		return &QueueInitError{errno: errno.Of(err), err: fmt.Errorf("io_uring: registerfiles: IORING_REGISTER_FILES: %w", err)}
+	}
+	return nil
+}
+
+// OpenFile opens file index of the job (FileOpener) and, with registered
+// files, puts it in its slot.
+func (e *uringEngine) OpenFile(index int, path string, flags int) (int, error) {
+	fd, err := unix.Open(path, flags, 0o600) // fio's mode for files a job creates
+	if err != nil || !e.regFiles {
+		return fd, err
+	}
+	if index < 0 || index >= len(e.regFD) {
+		unix.Close(fd)
+		return -1, fmt.Errorf("io_uring: registerfiles: file %d of %d", index, len(e.regFD))
+	}
+	if err := e.updateFile(index, int32(fd)); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	e.regFD[index] = int32(fd)
+	return fd, nil
+}
+
+// CloseFile empties file index's slot, if registered, and closes fd.
+func (e *uringEngine) CloseFile(index int, fd int) error {
+	if e.regFiles && index >= 0 && index < len(e.regFD) && e.regFD[index] >= 0 {
+		e.regFD[index] = -1
+		if e.ring != nil {
+			_ = e.updateFile(index, -1) // the ring may be gone; its close drops the file anyway
+		}
+	}
+	if fd < 0 {
+		return nil
+	}
+	return unix.Close(fd)
+}
+
+// updateFile sets registered file slot index to fd (IORING_REGISTER_FILES_UPDATE).
+func (e *uringEngine) updateFile(index int, fd int32) error {
+	up := uringFilesUpdate{Offset: uint32(index), Fds: uint64(uintptr(unsafe.Pointer(&fd)))}
+	for {
+		err := uringRegister(e.ring.fd, uringRegisterFilesUpd, unsafe.Pointer(&up), 1)
+		if err == unix.EINTR {
+			continue
+		}
+		runtime.KeepAlive(&fd)
+		if err != nil {
+			return fmt.Errorf("io_uring: registerfiles: IORING_REGISTER_FILES_UPDATE: %w", err)
+		}
+		return nil
+	}
+}
+
+// sqeFile returns the fd field and IOSQE flags that name u's file: its
+// registered slot with IOSQE_FIXED_FILE when it has one.
+func (e *uringEngine) sqeFile(u *IOUnit) (int32, uint8) {
+	if e.regFiles && u.File >= 0 && u.File < len(e.regFD) && e.regFD[u.File] == int32(u.FD) {
+		return int32(u.File), uringSQEFixedFile
+	}
+	return int32(u.FD), 0
 }
 
 // registerBuffers registers each unit's buffer (its full capacity) as
@@ -189,7 +284,8 @@ func (e *uringEngine) Queue(u *IOUnit) Status {
 		return Busy
 	}
 	sqe := e.ring.nextSQE()
-	*sqe = uringSQE{Opcode: opcode, FD: int32(u.FD), UserData: uint64(u.Index)}
+	fd, flags := e.sqeFile(u)
+	*sqe = uringSQE{Opcode: opcode, Flags: flags, FD: fd, UserData: uint64(u.Index)}
 	switch u.Op {
 	case OpRead, OpWrite:
 		addr := uintptr(unsafe.Pointer(unsafe.SliceData(u.Buf)))

@@ -9,7 +9,10 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
@@ -168,37 +171,164 @@ func TestIOUringNowait(t *testing.T) {
 }
 
 func TestIOUringRejectedOptions(t *testing.T) {
+	const regMsg = "fio: io_uring registered files require nr_files to be identical to open_files\n" +
+		"fio: io engine io_uring init failed."
 	for _, c := range []struct {
-		opts []string
-		want string
+		opts             []string
+		files, openFiles int
+		want             string // QueueInitError.Msg, or the error's text
 	}{
-		{[]string{"registerfiles=1"}, "io_uring: option registerfiles is not supported yet"},
-		{[]string{"cmdprio_percentage=10", "cmdprio_bssplit=4k/10"}, "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine io_uring init failed.\n" +
+		{[]string{"cmdprio_percentage=10", "cmdprio_bssplit=4k/10"}, 1, 1, "x: cmdprio_percentage and cmdprio_bssplit options are mutually exclusive\nfio: io engine io_uring init failed.\n" +
 			"fio: pid=0, err=22/file:filesetup.c, func=fio_ioring_init, error=Invalid argument"},
-		{[]string{"uncached=1"}, "io_uring: option uncached is not supported yet"},
-		// Several: always the first in a fixed order.
-		{[]string{"uncached=1", "registerfiles"}, "io_uring: option registerfiles is not supported yet"},
+		// fio 3.33 registers every file for the whole job.
+		{[]string{"registerfiles=1"}, 4, 2, regMsg},
+		// sqthread_poll implies registerfiles in fio 3.33.
+		{[]string{"sqthread_poll=1"}, 4, 3, regMsg},
 	} {
-		_, err := newIOUring(Config{IODepth: 1, Options: engineOpts(t, "io_uring", c.opts...), Job: "x"})
-		if err == nil || err.Error() != c.want {
+		_, err := newIOUring(Config{IODepth: 1, Options: engineOpts(t, "io_uring", c.opts...), Job: "x", Files: c.files, OpenFiles: c.openFiles})
+		var qe *QueueInitError
+		switch {
+		case err == nil:
+			t.Errorf("options %v: no error, want %q", c.opts, c.want)
+		case errors.As(err, &qe):
+			if qe.Msg != c.want || qe.Errno() != unix.EPERM || qe.Where == nil || *qe.Where != "" {
+				t.Errorf("options %v: %q errno %v, want %q errno EPERM and an empty where", c.opts, qe.Msg, qe.Errno(), c.want)
+			}
+		case err.Error() != c.want:
 			t.Errorf("options %v: error %v, want %q", c.opts, err, c.want)
 		}
 	}
 }
 
-// Two options gofio cannot honour yet, given in either order, give the
-// same message every run (the engines once ranged over a map of them).
-func TestIOUringUnsupportedOptionsDeterministic(t *testing.T) {
-	want := "io_uring: option registerfiles is not supported yet"
-	for i := range 20 {
-		opts := []string{"registerfiles", "uncached=1"}
-		if i%2 == 1 {
-			opts[0], opts[1] = opts[1], opts[0]
-		}
-		_, err := newIOUring(Config{IODepth: 1, Options: engineOpts(t, "io_uring", opts...)})
-		if err == nil || err.Error() != want {
-			t.Fatalf("run %d %v: %v; want %q", i, opts, err, want)
-		}
+// uringTFinish submits what was queued and reaps one completion.
+func uringTFinish(t *testing.T, eng Engine) {
+	t.Helper()
+	if _, err := eng.(Committer).Commit(); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	done := make([]*IOUnit, 1)
+	if n, err := eng.(Reaper).Reap(1, done); err != nil || n != 1 {
+		t.Fatalf("Reap: %d, %v", n, err)
+	}
+}
+
+// uringTLastSQE returns the SQE Queue wrote last.
+func uringTLastSQE(eng Engine) *uringSQE {
+	r := eng.(*uringEngine).ring
+	return &r.sqes[((r.sqLocal-1)&r.sqMask)<<r.sqeShift]
+}
+
+// registerfiles: files opened through the engine go into the ring's file
+// table and the SQEs name them by slot with IOSQE_FIXED_FILE; a closed
+// file's slot is emptied and reused by the next file opened there.
+func TestIOUringRegisterFiles(t *testing.T) {
+	for _, opt := range []string{"registerfiles=1", "sqthread_poll=1"} {
+		t.Run(opt, func(t *testing.T) {
+			dir := t.TempDir()
+			contents := make([][]byte, 3)
+			paths := make([]string, 3)
+			for i := range contents {
+				contents[i] = bytes.Repeat([]byte{byte('a' + i)}, 16<<10)
+				paths[i] = filepath.Join(dir, fmt.Sprint("f", i))
+				if err := os.WriteFile(paths[i], contents[i], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			units := asyncTUnits(t, 2, 4096)
+			eng := asyncTEngine(t, newIOUring, Config{IODepth: 2, Units: units, Files: 2, OpenFiles: 2, Options: engineOpts(t, "io_uring", opt)})
+			opener, ok := eng.(FileOpener)
+			if !ok {
+				t.Fatal("io_uring engine is no FileOpener")
+			}
+			fds := make([]int, 2)
+			for i := range fds {
+				fd, err := opener.OpenFile(i, paths[i], unix.O_RDONLY|unix.O_CLOEXEC)
+				if err != nil {
+					t.Fatalf("OpenFile(%d): %v", i, err)
+				}
+				fds[i] = fd
+			}
+			read := func(u *IOUnit, file int, want []byte) {
+				t.Helper()
+				u.Op, u.File, u.FD, u.Offset = OpRead, file, fds[file], 4096
+				if st := eng.Queue(u); st != Queued {
+					t.Fatalf("Queue: %v", st)
+				}
+				sqe := uringTLastSQE(eng)
+				if sqe.Flags&uringSQEFixedFile == 0 || sqe.FD != int32(file) {
+					t.Fatalf("file %d: SQE flags %#x fd %d, want IOSQE_FIXED_FILE and slot %d", file, sqe.Flags, sqe.FD, file)
+				}
+				uringTFinish(t, eng)
+				if u.Err != 0 || u.Result != 4096 || !bytes.Equal(u.Buf, want[4096:8192]) {
+					t.Fatalf("file %d: read %d, %v, data match %v", file, u.Result, u.Err, bytes.Equal(u.Buf, want[4096:8192]))
+				}
+			}
+			read(units[0], 0, contents[0])
+			read(units[1], 1, contents[1])
+			if err := opener.CloseFile(1, fds[1]); err != nil {
+				t.Fatalf("CloseFile: %v", err)
+			}
+			fd, err := opener.OpenFile(1, paths[2], unix.O_RDONLY|unix.O_CLOEXEC)
+			if err != nil {
+				t.Fatalf("OpenFile again: %v", err)
+			}
+			fds[1] = fd
+			read(units[1], 1, contents[2])
+		})
+	}
+}
+
+// Without registerfiles the SQE carries the descriptor itself.
+func TestIOUringPlainFile(t *testing.T) {
+	fd, content := asyncTFile(t, 16<<10, false)
+	units := asyncTUnits(t, 1, 4096)
+	eng := asyncTEngine(t, newIOUring, Config{IODepth: 1, Units: units, Files: 1, Options: engineOpts(t, "io_uring")})
+	u := units[0]
+	u.Op, u.FD, u.Offset = OpRead, fd, 0
+	if st := eng.Queue(u); st != Queued {
+		t.Fatalf("Queue: %v", st)
+	}
+	if sqe := uringTLastSQE(eng); sqe.Flags&uringSQEFixedFile != 0 || sqe.FD != int32(fd) {
+		t.Fatalf("SQE flags %#x fd %d, want no IOSQE_FIXED_FILE and fd %d", sqe.Flags, sqe.FD, fd)
+	}
+	uringTFinish(t, eng)
+	if u.Err != 0 || !bytes.Equal(u.Buf, content[:4096]) {
+		t.Fatalf("read: %v", u.Err)
+	}
+}
+
+// uncached=1 sets fio 3.33's RWF_UNCACHED (0x40) on buffered reads and
+// writes, never with direct=1. No kernel has that flag: the I/O fails
+// with EOPNOTSUPP, as it does under fio 3.33 (checked on Linux 6.18:
+// "fio: io_u error ... Operation not supported", err=95).
+func TestIOUringUncached(t *testing.T) {
+	for _, direct := range []bool{false, true} {
+		t.Run(fmt.Sprint("direct=", direct), func(t *testing.T) {
+			fd, content := asyncTFile(t, 16<<10, direct)
+			units := asyncTUnits(t, 1, 4096)
+			eng := asyncTEngine(t, newIOUring, Config{IODepth: 1, Units: units, Direct: direct, Options: engineOpts(t, "io_uring", "uncached=1")})
+			for _, op := range []Op{OpRead, OpWrite} {
+				u := units[0]
+				u.Op, u.FD, u.Offset = op, fd, 0
+				if op == OpWrite {
+					copy(u.Buf, content[:4096])
+				}
+				if st := eng.Queue(u); st != Queued {
+					t.Fatalf("Queue: %v", st)
+				}
+				got := uringTLastSQE(eng).OpFlags&rwfUncached != 0
+				uringTFinish(t, eng)
+				if got == direct {
+					t.Fatalf("%v: RWF_UNCACHED set %v with direct=%v", op, got, direct)
+				}
+				switch {
+				case direct && u.Err != 0:
+					t.Fatalf("%v direct: %v", op, u.Err)
+				case !direct && u.Err != unix.EOPNOTSUPP:
+					t.Fatalf("%v buffered: error %v, want EOPNOTSUPP (fio 3.33's result)", op, u.Err)
+				}
+			}
+		})
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-var iouringCmdEngine = Info{Name: "io_uring_cmd", New: newIOUringCmd, Check: checkURingCmd}
+var iouringCmdEngine = Info{Name: "io_uring_cmd", New: newIOUringCmd, Check: checkURingCmd, Pow2Depth: true}
 
 // ioctl numbers of <linux/nvme_ioctl.h>: _IO('N', 0x40) and
 // _IOWR('N', n, 72-byte struct).
@@ -244,7 +244,9 @@ func (e *uringCmdEngine) Queue(u *IOUnit) Status {
 		return Completed
 	}
 	sqe := (*[128]byte)(unsafe.Pointer(e.ring.nextSQE()))
-	putURingCmdSQE(sqe, int32(u.FD), cmdOp, uint64(u.Index), &cmd)
+	fd, flags := e.sqeFile(u)
+	putURingCmdSQE(sqe, fd, cmdOp, uint64(u.Index), &cmd)
+	sqe[1] = flags
 	u.Prio = e.prio.pick(u)
 	binary.NativeEndian.PutUint16(sqe[2:], u.Prio)
 	if e.forceAsync > 0 {

@@ -72,7 +72,7 @@ func newPvsync2(cfg Config) (Engine, error) {
 	o := &cfg.Options
 	e := &syncEngine{kind: kindPvsync2, hipri: o.HiPri, hipriPct: o.HiPriPercentage, raw: !cfg.MayHang}
 	e.rng.Seed(cfg.Seed ^ 0x2b)
-	if o.Uncached != 0 {
+	if o.Uncached != 0 && !cfg.Direct { // fio 3.33: buffered I/O only
 		e.flags |= rwfUncached
 	}
 	if o.NoWait {

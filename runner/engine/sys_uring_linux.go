@@ -61,7 +61,8 @@ const (
 
 // SQE flags (io_uring_sqe.flags).
 const (
-	uringSQEAsync = 1 << 4 // IOSQE_ASYNC: always go async
+	uringSQEFixedFile = 1 << 0 // IOSQE_FIXED_FILE: fd is an index into the registered files
+	uringSQEAsync     = 1 << 4 // IOSQE_ASYNC: always go async
 )
 
 // uringFsyncDatasync is IORING_FSYNC_DATASYNC (io_uring_sqe.fsync_flags).
@@ -71,7 +72,17 @@ const uringFsyncDatasync = 1 << 0
 const (
 	uringRegisterBuffers   = 0 // IORING_REGISTER_BUFFERS
 	uringUnregisterBuffers = 1 // IORING_UNREGISTER_BUFFERS
+	uringRegisterFiles     = 2 // IORING_REGISTER_FILES
+	uringRegisterFilesUpd  = 6 // IORING_REGISTER_FILES_UPDATE
 )
+
+// uringFilesUpdate is struct io_uring_files_update: Fds points to the
+// new descriptors of the slots from Offset on (-1 empties a slot).
+type uringFilesUpdate struct {
+	Offset uint32
+	resv   uint32
+	Fds    uint64
+}
 
 // uringSQRingOffsets is struct io_sqring_offsets.
 type uringSQRingOffsets struct {
