@@ -96,7 +96,9 @@ func (s *settings) loadJobs(cl *parser.CommandLine, argErr error, stdin io.Reade
 	resolve, decided := false, false
 	update := func() {
 		if !decided {
-			resolve, decided = s.parseOnly && !s.parse.showCmd, true
+			// Only the JSON dump keeps every job: a plain --parse-only
+			// holds one section at a time, as fio does.
+			resolve, decided = s.wantResolved(), true
 		}
 		cfg.ShowCmd = s.parse.showCmd
 		cfg.DryRun = s.parseOnly || s.parse.showCmd

@@ -131,15 +131,21 @@ func TestResolvedJobs(t *testing.T) {
 		t.Errorf(`"job options" bs = %q, want 8k`, v)
 	}
 
-	// A job given before --parse-only is fio's to run: no dump. One
-	// given after it is in the dump, whatever the format's place.
+	// A job given before --parse-only is fio's to run: no dump. The dump
+	// is decided at the first job option, by the formats given before
+	// it: a plain --parse-only holds one section at a time, as fio does
+	// (TestParseOnlyHoldsOneSection).
 	out.Reset()
 	errb.Reset()
 	if code := run([]string{"--name=x", "--size=64k", "--ioengine=null", "--parse-only", "--output-format=json"}, nil, &out, &errb); code != 0 || out.Len() != 0 {
 		t.Errorf("job before --parse-only: exit %d, stdout %q, stderr %q; want 0 and nothing", code, out.String(), errb.String())
 	}
 	out.Reset()
-	if code := run([]string{"--parse-only", "--name=x", "--size=64k", "--output-format=json"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), `"jobname": "x"`) {
+	if code := run([]string{"--parse-only", "--output-format=json", "--name=x", "--size=64k"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), `"jobname": "x"`) {
 		t.Errorf("job after --parse-only: exit %d, stdout %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--parse-only", "--name=x", "--size=64k", "--output-format=json"}, nil, &out, &errb); code != 0 || out.Len() != 0 {
+		t.Errorf("format after the job: exit %d, stdout %q; want 0 and nothing", code, out.String())
 	}
 }
