@@ -363,6 +363,9 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 			return false
 		}
 		d := w.direction()
+		if w.zbd != nil {
+			d = w.zbd.dir(fi, d, j) // zbd.go
+		}
 		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
 			d = g.pace.dueFirst(d, clock.Now())
 		}
@@ -666,6 +669,9 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 // block size, within room bytes; ok is false when the file has nothing
 // left this loop.
 func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs uint64, ok bool) {
+	if w.zbd != nil && !w.zbd.inner {
+		return w.zbdOffset(fi, f, d, room) // zonemode=zbd (zbd.go)
+	}
 	j := w.job
 	g := &w.gen
 	if !j.TimeBased && !g.mapEnds {

@@ -81,6 +81,9 @@ type task struct {
 	// steady is the steady-state outcome (steady.go); nil without
 	// steadystate_duration.
 	steady *output.SteadyState
+	// zbd is the run's zone state under zonemode=zbd (zbd.go); nil
+	// otherwise.
+	zbd zbdFiles
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -123,6 +126,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			continue
 		}
 		t.files, t.trace = files, tl
+	}
+	zoned := zbdFiles{}
+	for _, t := range tasks {
+		if t.err == 0 && len(t.files) > 0 {
+			if err := setupZBD(t, zoned, infoOr(cfg)); err != nil {
+				t.fail(err)
+			}
+		}
 	}
 	if msg := mountedWrites(tasks); msg != "" {
 		// fio refuses the whole run before any job starts, and exits 0
@@ -215,6 +226,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintln(cfg.Errors, t.errMsg)
 				continue
 			}
+			w.zbd = newZBDJob(t.job, t.files, t.zbd)
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)

@@ -56,7 +56,8 @@ type worker struct {
 	// Offset state.
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
-	exhaust []bool // file used up this loop
+	exhaust []bool  // file used up this loop
+	zbd     *zbdJob // zonemode=zbd (zbd.go); nil otherwise
 
 	// Limits.
 	regionBytes uint64 // bytes per loop (sum of file regions)
@@ -461,8 +462,8 @@ func (w *worker) more(afterLoop bool) bool {
 	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
 		return false // loops cut short by number_ios: the bytes do not tell
 	}
-	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
-		return false // strided zones may end a loop early (zone.go)
+	if (w.gen.zone != nil || w.zbd != nil) && j.IOSize == 0 && w.gen.loops >= j.Loops {
+		return false // strided or zbd zones may end a loop early (zone.go, zbd.go)
 	}
 	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
 		// A loop that ended early with every file used up (rw=randread:N

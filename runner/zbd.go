@@ -1,0 +1,344 @@
+package runner
+
+// zonemode=zbd over regular files and block devices that are not zoned,
+// as fio 3.33 emulates it there (fio's manual, zonemode and the options
+// after it; the rest observed with write_iolog):
+//
+//   - The file is cut into zones of zonesize bytes, each with a write
+//     pointer that starts at the zone's start (every zone empty) when the
+//     run starts; jobs of the run on the same file share the zones.
+//   - A job's region is cut to whole zones: its offset rounded up to a
+//     zone start, its end rounded down ("rounded up offset from A to B",
+//     "rounded down io_size from A to B"); less than a zone is refused.
+//   - Writes go to the write pointer of the zone their offset falls in,
+//     cut to the zone's capacity (zonecapacity, zonesize by default); a
+//     full zone is reset first (its write pointer back at its start), each
+//     reset counted in the job's "N zone resets". A sequential write past
+//     a zone's capacity moves to the next zone's start.
+//   - With max_open_zones (or job_max_open_zones) at most that many zones
+//     take writes at a time: a write to another zone, once the limit is
+//     reached, goes to an open one, picked by where the offset falls in
+//     the job's zones; a full zone is no longer open.
+//   - Reads stay below the write pointer unless read_beyond_wp is set: a
+//     sequential read moves on to the next zone with data, and ends the
+//     file when none is left; a random read beyond the data goes to the
+//     nearest zone with data (the zone itself, then the next, the one
+//     before, and so on), at its offset in its zone taken modulo the data
+//     less the block.
+//   - zone_reset_frequency: once the zones hold zone_reset_threshold of the
+//     job's region in data, every (1 / frequency)th write resets its zone
+//     first.
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/stats"
+	"golang.org/x/sys/unix"
+)
+
+// zbdFile is the zone state of one file, shared by the run's jobs.
+type zbdFile struct {
+	mu       sync.Mutex
+	size     uint64   // zonesize
+	capacity uint64   // zonecapacity
+	wp       []uint64 // per zone: bytes written from the zone's start
+	open     []int    // zones open for writes, when max_open_zones limits them
+	maxOpen  int      // max_open_zones; 0: no limit
+}
+
+// zbdFiles are the zoned files of one run, by cleaned path.
+type zbdFiles map[string]*zbdFile
+
+// zbdJob is a job's view of its files' zones.
+type zbdJob struct {
+	files []*zbdFile
+	// first and end are each file's zones of the job's region: [first, end).
+	first, end []int
+	open       [][]int // the job's open zones per file (job_max_open_zones)
+	jobMax     int
+	beyondWP   bool
+	minBS      [stats.NDirs]uint64
+	threshold  float64 // zone_reset_threshold
+	every      uint64  // writes between resets past the threshold; 0: none
+	countdown  uint64
+	resets     uint64
+	inner      bool // offset asked from inside zbdOffset
+}
+
+// setupZBD checks the zone settings of task t's files, cuts their regions
+// to whole zones and hands them their shared zone state; the messages
+// fio prints on the way go to info.
+func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
+	j := t.job
+	z := &j.Zone
+	if z.Mode != jobspec.ZoneZBD || t.info.NoFiles || t.info.NoIO {
+		return nil
+	}
+	for _, f := range t.files {
+		if z.Size == 0 {
+			return &setupError{msgOnly: true, errno: unix.EINVAL,
+				msg: f.path + ": Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd"}
+		}
+		if z.Capacity > z.Size {
+			return &setupError{msgOnly: true, errno: unix.EINVAL,
+				msg: fmt.Sprintf("%s: job parameter zonecapacity %d is larger than zone size %d", f.path, z.Capacity, z.Size)}
+		}
+		size := zbdDeviceSize(f)
+		if size < z.Size {
+			return &setupError{errno: unix.EINVAL, fn: "zbd_create_zone_info()",
+				msg: fmt.Sprintf("%s: file/device size %d is smaller than zone size %d", f.path, size, z.Size)}
+		}
+		key := filepath.Clean(f.path)
+		s := zf[key]
+		if s == nil || s.size != z.Size {
+			s = &zbdFile{size: z.Size, capacity: z.Capacity, wp: make([]uint64, size/z.Size), maxOpen: z.MaxOpenZones}
+			if s.capacity == 0 {
+				s.capacity = s.size
+			}
+			zf[key] = s
+		}
+		start := (f.offset + z.Size - 1) / z.Size * z.Size
+		end := min((f.offset+f.size)/z.Size*z.Size, uint64(len(s.wp))*z.Size)
+		if start != f.offset {
+			fmt.Fprintf(info, "%s: rounded up offset from %d to %d\n", f.path, f.offset, start)
+		}
+		if end <= start {
+			return &setupError{msgOnly: true, errno: unix.EINVAL, msg: f.path + ": io_size must be at least one zone"}
+		}
+		if end-start != f.offset+f.size-start {
+			fmt.Fprintf(info, "%s: rounded down io_size from %d to %d\n", f.path, f.offset+f.size-start, end-start)
+		}
+		f.offset, f.size = start, end-start
+	}
+	t.zbd = zf
+	return nil
+}
+
+// zbdDeviceSize is the size of f's file or device, 0 when it does not
+// exist yet (fio sets the zones up before laying files out).
+func zbdDeviceSize(f *jobFile) uint64 {
+	if n, err := engine.BlockDevSize(f.path); err == nil && n > 0 {
+		return n
+	}
+	var st unix.Stat_t
+	if unix.Stat(f.path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0
+	}
+	return uint64(st.Size)
+}
+
+// newZBDJob returns job j's zone view of files, nil when j is not zbd.
+func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
+	if j.Zone.Mode != jobspec.ZoneZBD || zf == nil {
+		return nil
+	}
+	z := &zbdJob{jobMax: j.Zone.JobMaxOpenZones, beyondWP: j.Zone.ReadBeyondWP, threshold: j.Zone.ResetThreshold}
+	for d := range z.minBS {
+		z.minBS[d] = max(j.BS[d], 1)
+	}
+	if fr := j.Zone.ResetFrequency; fr > 0 {
+		z.every = uint64(1 / fr)
+		z.countdown = z.every
+	}
+	for _, f := range files {
+		s := zf[filepath.Clean(f.path)]
+		if s == nil {
+			return nil
+		}
+		z.files = append(z.files, s)
+		z.first = append(z.first, int(f.offset/s.size))
+		z.end = append(z.end, int((f.offset+f.size)/s.size))
+		z.open = append(z.open, nil)
+	}
+	return z
+}
+
+// zbdOffset is offset under zonemode=zbd: the offset and length the
+// job's pattern asks for, moved to where the zones allow.
+func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64, uint64, bool) {
+	z := w.zbd
+	z.inner = true
+	off, bs, ok := w.offset(fi, f, d, room)
+	z.inner = false
+	if !ok {
+		return 0, 0, false
+	}
+	random := w.job.RW.Random()
+	s := z.files[fi]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	resets := z.resets
+	defer func() { w.st.ZoneResets += z.resets - resets }()
+	switch d {
+	case stats.Write:
+		off, bs, ok = z.write(fi, s, off, bs, random)
+	case stats.Read:
+		off, bs, ok = z.read(fi, s, off, bs, random)
+	default:
+		return off, bs, true
+	}
+	if ok && !random {
+		w.seqPos[fi][seqSlot(d)] = off + bs - f.offset
+	}
+	return off, bs, ok
+}
+
+// dir is the direction of the job's next I/O to file fi, d as drawn: as
+// in fio, a job that reads and writes writes instead of reading while the
+// file holds no data at all (unless read_beyond_wp).
+func (z *zbdJob) dir(fi int, d stats.Dir, j *jobspec.Job) stats.Dir {
+	if d != stats.Read || !j.RW.Writes() || z.beyondWP {
+		return d
+	}
+	s := z.files[fi]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.wp {
+		if n > 0 {
+			return d
+		}
+	}
+	return stats.Write
+}
+
+// zone returns the zone of file offset off.
+func (s *zbdFile) zone(off uint64) int { return int(off / s.size) }
+
+// full reports whether zone i has no room for a block of bs bytes.
+func (s *zbdFile) full(i int, bs uint64) bool { return s.wp[i]+bs > s.capacity }
+
+// write moves a write of bs bytes at off to its zone's write pointer.
+func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, uint64, bool) {
+	minBS := z.minBS[stats.Write]
+	i := s.zone(off)
+	if !random && off-uint64(i)*s.size+minBS > s.capacity {
+		// Past the zone's capacity: on to the next zone.
+		i++
+	}
+	if i < z.first[fi] || i >= z.end[fi] {
+		return 0, 0, false
+	}
+	i = z.openZone(fi, s, i)
+	if z.every > 0 {
+		var data uint64
+		for k := z.first[fi]; k < z.end[fi]; k++ {
+			data += s.wp[k]
+		}
+		region := uint64(z.end[fi]-z.first[fi]) * s.size
+		if float64(data) >= float64(region)*z.threshold {
+			if z.countdown--; z.countdown == 0 {
+				z.countdown = z.every
+				s.wp[i] = 0
+				z.resets++
+			}
+		}
+	}
+	if s.full(i, minBS) {
+		s.wp[i] = 0
+		z.resets++
+	}
+	at := uint64(i)*s.size + s.wp[i]
+	n := min(bs, s.capacity-s.wp[i]) / minBS * minBS
+	if n == 0 {
+		return 0, 0, false
+	}
+	s.wp[i] += n
+	if s.full(i, minBS) {
+		z.close(fi, s, i)
+	}
+	return at, n, true
+}
+
+// openZone returns the zone a write aimed at zone i goes to: i, opened if
+// needed, or, where the open zones are at their limit, one of them.
+func (z *zbdJob) openZone(fi int, s *zbdFile, i int) int {
+	list, limit := &s.open, s.maxOpen
+	if z.jobMax > 0 {
+		list, limit = &z.open[fi], z.jobMax
+	}
+	if limit == 0 {
+		return i
+	}
+	for _, o := range *list {
+		if o == i {
+			return i
+		}
+	}
+	if len(*list) < limit {
+		*list = append(*list, i)
+		return i
+	}
+	k := (i - z.first[fi]) * len(*list) / (z.end[fi] - z.first[fi])
+	return (*list)[k]
+}
+
+// close drops full zone i from the open zones.
+func (z *zbdJob) close(fi int, s *zbdFile, i int) {
+	drop := func(l []int) []int {
+		for k, o := range l {
+			if o == i {
+				return append(l[:k], l[k+1:]...)
+			}
+		}
+		return l
+	}
+	s.open = drop(s.open)
+	z.open[fi] = drop(z.open[fi])
+}
+
+// read keeps a read of bs bytes at off below the write pointers.
+func (z *zbdJob) read(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, uint64, bool) {
+	if z.beyondWP {
+		return off, bs, true
+	}
+	i := s.zone(off)
+	start := uint64(i) * s.size
+	if i < len(s.wp) && off+bs <= start+s.wp[i] {
+		return off, bs, true
+	}
+	if !random {
+		for k := i + 1; k < z.end[fi]; k++ {
+			if s.wp[k] >= bs {
+				return uint64(k) * s.size, bs, true
+			}
+		}
+		return 0, 0, false
+	}
+	k, ok := z.withData(fi, s, i, bs)
+	if !ok {
+		return 0, 0, false
+	}
+	span := s.wp[k] - bs
+	rel := off - start
+	if span > 0 {
+		rel %= span
+	} else {
+		rel = 0
+	}
+	minBS := z.minBS[stats.Read]
+	rel = rel / minBS * minBS
+	return uint64(k)*s.size + rel, bs, true
+}
+
+// withData returns the zone nearest to zone i that holds bs bytes of
+// data: i itself, then i+1, i-1, i+2, ... within the job's zones.
+func (z *zbdJob) withData(fi int, s *zbdFile, i int, bs uint64) (int, bool) {
+	lo, hi := z.first[fi], z.end[fi]
+	if i >= lo && i < hi && s.wp[i] >= bs {
+		return i, true
+	}
+	for n := 1; i+n < hi || i-n >= lo; n++ {
+		if k := i + n; k >= lo && k < hi && s.wp[k] >= bs {
+			return k, true
+		}
+		if k := i - n; k >= lo && k < hi && s.wp[k] >= bs {
+			return k, true
+		}
+	}
+	return 0, false
+}
