@@ -423,7 +423,9 @@ func (w *worker) startLoop() {
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
-		w.seqPos[i] = [2]uint64{}
+		if w.zbd == nil { // zbd: a loop goes on from where the last ended (zbd.go)
+			w.seqPos[i] = [2]uint64{}
+		}
 		w.exhaust[i] = false
 		if w.maps[i] != nil {
 			w.maps[i].reset()

@@ -68,6 +68,7 @@ type zbdJob struct {
 	countdown  uint64
 	resets     uint64
 	inner      bool // offset asked from inside zbdOffset
+	loop       int  // the loop countdown counts for
 }
 
 // setupZBD checks the zone settings of task t's files, cuts their regions
@@ -168,6 +169,10 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 	if !ok {
 		return 0, 0, false
 	}
+	if z.loop != w.gen.loops {
+		// Each loop counts the writes to the next reset afresh.
+		z.loop, z.countdown = w.gen.loops, z.every
+	}
 	random := w.job.RW.Random()
 	s := z.files[fi]
 	s.mu.Lock()
@@ -182,8 +187,13 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 	default:
 		return off, bs, true
 	}
-	if ok && !random {
+	switch {
+	case ok && !random:
 		w.seqPos[fi][seqSlot(d)] = off + bs - f.offset
+	case !random:
+		// The pass ended before its bytes were done: the next loop
+		// starts over at the region's start.
+		w.seqPos[fi][seqSlot(d)] = 0
 	}
 	return off, bs, ok
 }
@@ -223,7 +233,7 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 	if i < z.first[fi] || i >= z.end[fi] {
 		return 0, 0, false
 	}
-	i = z.openZone(fi, s, i)
+	i = z.openZone(fi, s, i, off)
 	if z.every > 0 {
 		var data uint64
 		for k := z.first[fi]; k < z.end[fi]; k++ {
@@ -233,8 +243,10 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 		if float64(data) >= float64(region)*z.threshold {
 			if z.countdown--; z.countdown == 0 {
 				z.countdown = z.every
-				s.wp[i] = 0
-				z.resets++
+				if s.wp[i] > 0 { // an empty zone needs no reset
+					s.wp[i] = 0
+					z.resets++
+				}
 			}
 		}
 	}
@@ -254,9 +266,11 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 	return at, n, true
 }
 
-// openZone returns the zone a write aimed at zone i goes to: i, opened if
-// needed, or, where the open zones are at their limit, one of them.
-func (z *zbdJob) openZone(fi int, s *zbdFile, i int) int {
+// openZone returns the zone a write at off, in zone i, goes to: i, opened
+// if needed, or, where the open zones are at their limit, one of them:
+// the open zone whose place in the list (in the order they were opened)
+// is where off falls in the job's zones (observed in fio 3.33).
+func (z *zbdJob) openZone(fi int, s *zbdFile, i int, off uint64) int {
 	list, limit := &s.open, s.maxOpen
 	if z.jobMax > 0 {
 		list, limit = &z.open[fi], z.jobMax
@@ -273,8 +287,9 @@ func (z *zbdJob) openZone(fi int, s *zbdFile, i int) int {
 		*list = append(*list, i)
 		return i
 	}
-	k := (i - z.first[fi]) * len(*list) / (z.end[fi] - z.first[fi])
-	return (*list)[k]
+	lo := uint64(z.first[fi]) * s.size
+	k := (off - lo) * uint64(len(*list)) / (uint64(z.end[fi])*s.size - lo)
+	return (*list)[min(int(k), len(*list)-1)]
 }
 
 // close drops full zone i from the open zones.
@@ -298,10 +313,10 @@ func (z *zbdJob) read(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, 
 	}
 	i := s.zone(off)
 	start := uint64(i) * s.size
-	if i < len(s.wp) && off+bs <= start+s.wp[i] {
-		return off, bs, true
-	}
 	if !random {
+		if i < len(s.wp) && off+bs <= start+s.wp[i] {
+			return off, bs, true
+		}
 		for k := i + 1; k < z.end[fi]; k++ {
 			if s.wp[k] >= bs {
 				return uint64(k) * s.size, bs, true
@@ -313,6 +328,9 @@ func (z *zbdJob) read(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, 
 	if !ok {
 		return 0, 0, false
 	}
+	// Even inside the data, as in fio: the offset is taken modulo the
+	// data less the block (the zone's last block is read only from its
+	// own offset's remainder).
 	span := s.wp[k] - bs
 	rel := off - start
 	if span > 0 {
