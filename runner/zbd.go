@@ -83,7 +83,11 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 	for _, f := range t.files {
 		if z.Size == 0 {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
-				msg: f.path + ": Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd"}
+				msg: f.path + ": Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd\n"} // fio adds an empty line
+		}
+		if z.JobMaxOpenZones > 0 && z.MaxOpenZones == 0 {
+			return &setupError{msgOnly: true, errno: unix.EINVAL,
+				msg: "'job_max_open_zones' cannot be used without a global open zones limit"}
 		}
 		if z.Capacity > z.Size {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
@@ -109,7 +113,9 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 			fmt.Fprintf(info, "%s: rounded up offset from %d to %d\n", f.path, f.offset, start)
 		}
 		if end <= start {
-			return &setupError{msgOnly: true, errno: unix.EINVAL, msg: f.path + ": io_size must be at least one zone"}
+			// fio prints this with its notes on stdout, and runs nothing.
+			fmt.Fprintf(info, "%s: io_size must be at least one zone\n", f.path)
+			return &setupError{msgOnly: true, unreported: true}
 		}
 		if end-start != f.offset+f.size-start {
 			fmt.Fprintf(info, "%s: rounded down io_size from %d to %d\n", f.path, f.offset+f.size-start, end-start)

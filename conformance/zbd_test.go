@@ -1,0 +1,72 @@
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// zbdNotes matches what the zbd jobs print besides the report: the
+// regions cut to zones, the refusals and the write lines' zone resets.
+var zbdNotes = regexp.MustCompile(`(?m)^(data: .*|.*zone.*|.*issued rwts.*)$`)
+
+// TestZBDIolog compares fio's and gofio's traces, zone resets and
+// messages for zonemode=zbd over a regular file (zones emulated): a 16
+// MiB file cut into 1 MiB zones.
+func TestZBDIolog(t *testing.T) {
+	t.Parallel()
+	const zbd = "--filename=data --zonemode=zbd --zonesize=1m --bs=16k "
+	jobs := []string{
+		zbd + "--name=seq --rw=write --size=16m --loops=2",
+		zbd + "--name=cap --rw=write --size=4m --zonecapacity=768k --loops=2",
+		zbd + "--name=region --rw=write --size=5m --offset=512k",
+		zbd + "--name=rand --rw=randwrite --size=16m",
+		zbd + "--name=norandommap --rw=randwrite --size=16m --norandommap",
+		zbd + "--name=open --rw=randwrite --size=16m --max_open_zones=3",
+		zbd + "--name=jobopen --rw=randwrite --size=8m --max_open_zones=4 --job_max_open_zones=2",
+		zbd + "--name=mixed --rw=randrw --size=8m --max_open_zones=3",
+		zbd + "--name=rw --rw=rw --size=4m",
+		zbd + "--name=empty --rw=randread --size=16m",
+		zbd + "--name=beyond --rw=read --size=4m --read_beyond_wp=1",
+		zbd + "--name=gc --rw=randwrite --size=16m --zone_reset_threshold=0.2 --zone_reset_frequency=0.1 --loops=2",
+		zbd + "--name=seqgc --rw=write --size=8m --zone_reset_threshold=0.25 --zone_reset_frequency=0.25",
+		zbd + "--name=w --rw=write --size=2m --offset=1m --name=w2 --rw=write --size=1m --offset=8m --name=r --stonewall --rw=randread --size=16m --zonecapacity=512k",
+		zbd + "--name=w --rw=write --size=3m --name=r --stonewall --rw=read --offset=0 --size=16m",
+		zbd + "--name=small --rw=write --size=512k",
+		zbd + "--name=nolimit --rw=randwrite --size=16m --job_max_open_zones=2",
+		zbd + "--name=bigcap --rw=write --size=16m --zonecapacity=2m",
+		"--filename=data --zonemode=zbd --bs=16k --name=nosize --rw=write --size=16m",
+	}
+	setup := func(dir string) {
+		if err := os.WriteFile(filepath.Join(dir, "data"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(filepath.Join(dir, "data"), 16<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, job := range jobs {
+		name := strings.TrimPrefix(strings.Fields(strings.TrimPrefix(job, zbd))[0], "--name=")
+		t.Run(name, func(t *testing.T) {
+			a := append(args(job), "--write_iolog=trace.log")
+			fr, gr, ft, gt := replayRun(t, a, setup, func(dir string) string { return traceBody(dir, "trace.log") })
+			if fr.rc != gr.rc || fr.stderr != gr.stderr {
+				t.Fatalf("exit status: fio %d, gofio %d\nfio stderr:\n%s\ngofio stderr:\n%s", fr.rc, gr.rc, fr.stderr, gr.stderr)
+			}
+			if fr.rc == 0 && ft != gt {
+				t.Errorf("traces differ:\nfio:\n%s\ngofio:\n%s", ft, gt)
+			}
+			fn := strings.Join(zbdNotes.FindAllString(fr.stdout, -1), "\n")
+			gn := strings.Join(zbdNotes.FindAllString(gr.stdout, -1), "\n")
+			fn, gn = zbdIOPS.ReplaceAllString(fn, ""), zbdIOPS.ReplaceAllString(gn, "")
+			if fn != gn {
+				t.Errorf("messages and counts differ:\nfio:\n%s\ngofio:\n%s", fn, gn)
+			}
+		})
+	}
+}
+
+// zbdIOPS matches the rates of a write line, which differ by run.
+var zbdIOPS = regexp.MustCompile(`IOPS=[^;]*;`)
