@@ -997,6 +997,9 @@ func (w *worker) queue(u *engine.IOUnit) engine.Status {
 		w.syncFileRange(u)
 		return engine.Completed
 	}
+	if u.Op == engine.OpTrim && w.zbd != nil {
+		return w.zbdTrim(u) // zbd.go
+	}
 	return w.eng.Queue(u)
 }
 

@@ -89,6 +89,11 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
 				msg: "'job_max_open_zones' cannot be used without a global open zones limit"}
 		}
+		if j.RW.Trims() && j.BS[stats.Trim] != z.Size {
+			// On stdout, as fio prints it; nothing runs.
+			fmt.Fprintf(info, "%s: trim block size %d is not the zone size %d\n", f.path, j.BS[stats.Trim], z.Size)
+			return &setupError{msgOnly: true, unreported: true}
+		}
 		if z.Capacity > z.Size {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
 				msg: fmt.Sprintf("%s: job parameter zonecapacity %d is larger than zone size %d", f.path, z.Capacity, z.Size)}
@@ -190,8 +195,8 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		off, bs, ok = z.write(fi, s, off, bs, random)
 	case stats.Read:
 		off, bs, ok = z.read(fi, s, off, bs, random)
-	default:
-		return off, bs, true
+	case stats.Trim:
+		off, bs, ok = z.trim(fi, s, off, bs, random)
 	}
 	switch {
 	case ok && !random:
@@ -365,4 +370,36 @@ func (z *zbdJob) withData(fi int, s *zbdFile, i int, bs uint64) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// trim picks the zone a trim of bs bytes at off resets: as in fio, a
+// sequential trim takes every zone in turn, a random one only zones with
+// data (the nearest to the one drawn), and ends the file when none is
+// left.
+func (z *zbdJob) trim(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, uint64, bool) {
+	i := s.zone(off)
+	if !random || (i < len(s.wp) && s.wp[i] > 0) {
+		return off, bs, true
+	}
+	k, ok := z.withData(fi, s, i, 1)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(k) * s.size, bs, true
+}
+
+// zbdTrim does trim unit u as fio does under zonemode=zbd: a reset of the
+// zones it covers, not a trim sent to the engine.
+func (w *worker) zbdTrim(u *engine.IOUnit) engine.Status {
+	z := w.zbd
+	s := z.files[u.File]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	end := uint64(u.Offset) + uint64(len(u.Buf))
+	for i := s.zone(uint64(u.Offset)); i < len(s.wp) && uint64(i)*s.size < end; i++ {
+		s.wp[i] = 0
+		z.close(u.File, s, i)
+	}
+	u.Result, u.Err = len(u.Buf), 0
+	return engine.Completed
 }
