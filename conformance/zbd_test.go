@@ -41,6 +41,7 @@ func TestZBDIolog(t *testing.T) {
 		zbd + "--name=nolimit --rw=randwrite --size=16m --job_max_open_zones=2",
 		zbd + "--name=bigcap --rw=write --size=16m --zonecapacity=2m",
 		"--filename=data --zonemode=zbd --bs=16k --name=nosize --rw=write --size=16m",
+		"--filename=absent --zonemode=zbd --zonesize=1m --bs=16k --name=absent --rw=write --size=4m",
 	}
 	setup := func(dir string) {
 		if err := os.WriteFile(filepath.Join(dir, "data"), nil, 0o644); err != nil {
@@ -51,7 +52,8 @@ func TestZBDIolog(t *testing.T) {
 		}
 	}
 	for _, job := range jobs {
-		name := strings.TrimPrefix(strings.Fields(strings.TrimPrefix(job, zbd))[0], "--name=")
+		name := job[strings.Index(job, "--name=")+len("--name="):]
+		name = strings.Fields(name)[0]
 		t.Run(name, func(t *testing.T) {
 			a := append(args(job), "--write_iolog=trace.log")
 			fr, gr, ft, gt := replayRun(t, a, setup, func(dir string) string { return traceBody(dir, "trace.log") })

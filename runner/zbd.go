@@ -100,7 +100,7 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 		}
 		size := zbdDeviceSize(f)
 		if size < z.Size {
-			return &setupError{errno: unix.EINVAL, fn: "zbd_create_zone_info()",
+			return &setupError{errno: unix.EINVAL, fn: "zbd_create_zone_info() failed", src: "zbd.c:985",
 				msg: fmt.Sprintf("%s: file/device size %d is smaller than zone size %d", f.path, size, z.Size)}
 		}
 		key := filepath.Clean(f.path)
