@@ -37,6 +37,8 @@ func TestZBDIolog(t *testing.T) {
 		zbd + "--name=w --rw=write --size=4m --offset=2m --name=rt --stonewall --rw=randtrim --bs=1m --size=16m --name=r --stonewall --rw=read --size=16m",
 		zbd + "--name=w --rw=write --size=4m --offset=2m --name=st --stonewall --rw=trim --bs=1m --size=16m --name=r --stonewall --rw=randread --size=16m",
 		zbd + "--name=trimbs --rw=trim --size=16m",
+		zbd + "--name=skip --rw=write:48k --size=16m --zonecapacity=800k --loops=2",
+		zbd + "--name=randskip --rw=randrw --size=16m --percentage_random=50",
 		zbd + "--name=small --rw=write --size=512k",
 		zbd + "--name=nolimit --rw=randwrite --size=16m --job_max_open_zones=2",
 		zbd + "--name=bigcap --rw=write --size=16m --zonecapacity=2m",

@@ -822,7 +822,7 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 // (rw=read:N) ends at the file's end instead of wrapping, and the loop
 // with it (see seqOffset).
 func (w *worker) seqStopsAtEnd() bool {
-	return w.skip() > 0 && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
+	return w.skip() > 0 && w.zbd == nil && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
 }
 
 // skip is the rw=read:N byte skip of sequential patterns.

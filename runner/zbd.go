@@ -67,8 +67,9 @@ type zbdJob struct {
 	every      uint64  // writes between resets past the threshold; 0: none
 	countdown  uint64
 	resets     uint64
-	inner      bool // offset asked from inside zbdOffset
-	loop       int  // the loop countdown counts for
+	inner      bool   // offset asked from inside zbdOffset
+	passEnd    []bool // per file: the sequential pass reached its end
+	loop       int    // the loop countdown counts for
 }
 
 // setupZBD checks the zone settings of task t's files, cuts their regions
@@ -167,6 +168,7 @@ func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
 		z.end = append(z.end, int((f.offset+f.size)/s.size))
 		z.open = append(z.open, nil)
 	}
+	z.passEnd = make([]bool, len(files))
 	return z
 }
 
@@ -174,6 +176,14 @@ func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
 // job's pattern asks for, moved to where the zones allow.
 func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64, uint64, bool) {
 	z := w.zbd
+	random := w.job.RW.Random()
+	if z.passEnd[fi] {
+		// The last zone's capacity was reached: the pass is over, and
+		// the next loop starts at the region's start.
+		z.passEnd[fi] = false
+		w.seqPos[fi] = [2]uint64{}
+		return 0, 0, false
+	}
 	z.inner = true
 	off, bs, ok := w.offset(fi, f, d, room)
 	z.inner = false
@@ -184,7 +194,6 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		// Each loop counts the writes to the next reset afresh.
 		z.loop, z.countdown = w.gen.loops, z.every
 	}
-	random := w.job.RW.Random()
 	s := z.files[fi]
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -199,8 +208,22 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		off, bs, ok = z.trim(fi, s, off, bs, random)
 	}
 	switch {
-	case ok && !random:
-		w.seqPos[fi][seqSlot(d)] = off + bs - f.offset
+	case ok:
+		// The next sequential I/O follows the one done, not the one
+		// asked for, from the next zone's start once the zone's
+		// capacity is reached, then skips rw=write:N's N.
+		rel := off - f.offset
+		next := rel + bs
+		if start := off / s.size * s.size; !random && s.capacity < s.size && off+bs-start >= s.capacity {
+			next = start + s.size - f.offset
+			if next >= f.size && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1)) {
+				z.passEnd[fi] = true
+			}
+		}
+		w.seqPos[fi][seqSlot(d)] = uint64(max(int64(next)+w.skip(), 0))
+		if random {
+			w.gen.lastStart[fi][seqSlot(d)] = rel
+		}
 	case !random:
 		// The pass ended before its bytes were done: the next loop
 		// starts over at the region's start.
@@ -237,10 +260,6 @@ func (s *zbdFile) full(i int, bs uint64) bool { return s.wp[i]+bs > s.capacity }
 func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, uint64, bool) {
 	minBS := z.minBS[stats.Write]
 	i := s.zone(off)
-	if !random && off-uint64(i)*s.size+minBS > s.capacity {
-		// Past the zone's capacity: on to the next zone.
-		i++
-	}
 	if i < z.first[fi] || i >= z.end[fi] {
 		return 0, 0, false
 	}

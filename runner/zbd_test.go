@@ -16,9 +16,9 @@ func newTestZBD(n int, cp uint64, maxOpen int) (*zbdJob, *zbdFile) {
 	return z, s
 }
 
-// TestZBDWrite checks where writes go: the zone's write pointer, the next
-// zone past the capacity (sequential), a reset of a full zone, an open
-// zone once max_open_zones are open.
+// TestZBDWrite checks where writes go: the zone's write pointer (also
+// for an offset past the zone's capacity), a reset of a full zone, an
+// open zone once max_open_zones are open.
 func TestZBDWrite(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -36,8 +36,9 @@ func TestZBDWrite(t *testing.T) {
 		{"at wp", 4, 0, []uint64{2, 0, 0, 0}, nil, 1, 1, true, 2, 1, 0, []uint64{3, 0, 0, 0}},
 		{"cut to capacity", 4, 0, []uint64{3, 0, 0, 0}, nil, 0, 2, true, 3, 1, 0, []uint64{4, 0, 0, 0}},
 		{"full is reset", 4, 0, []uint64{4, 0, 0, 0}, nil, 2, 1, true, 0, 1, 1, []uint64{1, 0, 0, 0}},
-		{"seq past capacity", 3, 0, []uint64{3, 0, 0, 0}, nil, 3, 1, false, 4, 1, 0, []uint64{3, 1, 0, 0}},
-		{"seq past the last zone", 3, 0, []uint64{3, 3, 3, 3}, nil, 15, 1, false, 0, 0, 0, []uint64{3, 3, 3, 3}},
+		{"seq past capacity, zone not full", 3, 0, []uint64{2, 0, 0, 0}, nil, 3, 1, false, 2, 1, 0, []uint64{3, 0, 0, 0}},
+		{"seq past capacity, zone full", 3, 0, []uint64{3, 0, 0, 0}, nil, 3, 1, false, 0, 1, 1, []uint64{1, 0, 0, 0}},
+		{"outside the job's zones", 4, 0, []uint64{0, 0, 0, 0}, nil, 17, 1, false, 0, 0, 0, nil},
 		{"opens a zone", 4, 2, []uint64{1, 0, 0, 0}, []int{0}, 9, 1, true, 8, 1, 0, []uint64{1, 0, 1, 0}},
 		{"limit: low offset picks the first", 4, 2, []uint64{1, 0, 1, 0}, []int{2, 0}, 5, 1, true, 9, 1, 0, []uint64{1, 0, 2, 0}},
 		{"limit: high offset picks the last", 4, 2, []uint64{1, 0, 1, 0}, []int{2, 0}, 13, 1, true, 1, 1, 0, []uint64{2, 0, 1, 0}},
