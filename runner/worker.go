@@ -753,6 +753,9 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("complete", u)
 	}
+	if w.zbd != nil && u.Op == engine.OpWrite {
+		w.zbd.written(u) // zbd.go
+	}
 	if u.Err != 0 || (u.Result == 0 && u.Op.IsData() && len(u.Buf) > 0) {
 		w.ioFailed(u)
 		return

@@ -290,9 +290,6 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 		return 0, 0, false
 	}
 	s.wp[i] += n
-	if s.full(i, minBS) {
-		z.close(fi, s, i)
-	}
 	return at, n, true
 }
 
@@ -320,6 +317,18 @@ func (z *zbdJob) openZone(fi int, s *zbdFile, i int, off uint64) int {
 	lo := uint64(z.first[fi]) * s.size
 	k := (off - lo) * uint64(len(*list)) / (uint64(z.end[fi])*s.size - lo)
 	return (*list)[min(int(k), len(*list)-1)]
+}
+
+// written is told of each write done: as in fio, a zone filled up is no
+// longer open once the write that filled it completes (with iodepth above
+// 1, the writes issued meanwhile still find it open).
+func (z *zbdJob) written(u *engine.IOUnit) {
+	s := z.files[u.File]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := s.zone(uint64(u.Offset)); i < len(s.wp) && s.full(i, z.minBS[stats.Write]) {
+		z.close(u.File, s, i)
+	}
 }
 
 // close drops full zone i from the open zones.

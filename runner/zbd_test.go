@@ -3,6 +3,8 @@ package runner
 import (
 	"slices"
 	"testing"
+
+	"github.com/gofio/gofio/runner/engine"
 )
 
 // newTestZBD returns a job view of one file of n zones of 4 bytes (capacity
@@ -64,13 +66,18 @@ func TestZBDWrite(t *testing.T) {
 }
 
 // TestZBDWriteClosesFullZone checks that a zone filled up is no longer
-// open.
+// open once the write that filled it is done, and open until then.
 func TestZBDWriteClosesFullZone(t *testing.T) {
 	z, s := newTestZBD(4, 4, 2)
 	s.wp[1], s.open = 3, []int{1, 3}
-	if _, _, ok := z.write(0, s, 4, 1, true); !ok {
+	off, n, ok := z.write(0, s, 4, 1, true)
+	if !ok {
 		t.Fatal("write failed")
 	}
+	if !slices.Equal(s.open, []int{1, 3}) {
+		t.Errorf("open = %v before the write is done, want [1 3]", s.open)
+	}
+	z.written(&engine.IOUnit{Op: engine.OpWrite, Offset: int64(off), Buf: make([]byte, n)})
 	if !slices.Equal(s.open, []int{3}) {
 		t.Errorf("open = %v, want [3]", s.open)
 	}
