@@ -738,6 +738,9 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		return w.seqOffset(fi, f, d, bs)
 	}
+	if w.zbd != nil {
+		w.zbd.mark, mark = mark, false // marked once moved (zbd.go)
+	}
 	rel, bs, ok := w.randOffset(fi, f, d, mark)
 	if !ok {
 		return 0, 0, false

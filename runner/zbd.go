@@ -69,7 +69,10 @@ type zbdJob struct {
 	resets     uint64
 	inner      bool   // offset asked from inside zbdOffset
 	passEnd    []bool // per file: the sequential pass reached its end
-	loop       int    // the loop countdown counts for
+	// mark: the I/O is a random draw to mark in the random map once
+	// moved (zbdMark).
+	mark bool
+	loop int // the loop countdown counts for
 }
 
 // setupZBD checks the zone settings of task t's files, cuts their regions
@@ -184,7 +187,7 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		w.seqPos[fi] = [2]uint64{}
 		return 0, 0, false
 	}
-	z.inner = true
+	z.inner, z.mark = true, false
 	off, bs, ok := w.offset(fi, f, d, room)
 	z.inner = false
 	if !ok {
@@ -199,6 +202,7 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 	defer s.mu.Unlock()
 	resets := z.resets
 	defer func() { w.st.ZoneResets += z.resets - resets }()
+	drawn := off
 	switch d {
 	case stats.Write:
 		off, bs, ok = z.write(fi, s, off, bs, random)
@@ -206,6 +210,9 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		off, bs, ok = z.read(fi, s, off, bs, random)
 	case stats.Trim:
 		off, bs, ok = z.trim(fi, s, off, bs, random)
+	}
+	if ok && z.mark {
+		bs = w.zbdMark(fi, f, d, s, drawn, off, bs)
 	}
 	switch {
 	case ok:
@@ -248,6 +255,33 @@ func (z *zbdJob) dir(fi int, d stats.Dir, j *jobspec.Job) stats.Dir {
 		}
 	}
 	return stats.Write
+}
+
+// zbdMark marks a random I/O of bs bytes, moved from drawn to off, in
+// file fi's random map and returns its length: as observed in fio 3.33,
+// the blocks marked are those at the offset drawn, for the length the
+// zones left, and the I/O is cut where a marked block starts (a write
+// then takes less of its zone).
+func (w *worker) zbdMark(fi int, f *jobFile, d stats.Dir, s *zbdFile, drawn, off, bs uint64) uint64 {
+	j := w.job
+	m := w.maps[fi]
+	g := &w.gen
+	if m == nil || g.dists != nil || g.lfsr != nil || (j.BlockAlign[d] != 0 && j.BlockAlign[d] != j.BS[d]) {
+		return bs
+	}
+	minBS := max(j.BS[d], 1)
+	start, k := (drawn-f.offset)/minBS, uint64(0)
+	for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
+		k++
+	}
+	if k == 0 || k*minBS >= bs {
+		return bs
+	}
+	n := k * minBS
+	if d == stats.Write {
+		s.wp[s.zone(off)] -= bs - n
+	}
+	return n
 }
 
 // zone returns the zone of file offset off.
@@ -352,34 +386,36 @@ func (z *zbdJob) read(fi int, s *zbdFile, off, bs uint64, random bool) (uint64, 
 	}
 	i := s.zone(off)
 	start := uint64(i) * s.size
+	minBS := z.minBS[stats.Read]
 	if !random {
-		if i < len(s.wp) && off+bs <= start+s.wp[i] {
-			return off, bs, true
+		if i < len(s.wp) && off+minBS <= start+s.wp[i] {
+			return off, min(bs, start+s.wp[i]-off) / minBS * minBS, true
 		}
 		for k := i + 1; k < z.end[fi]; k++ {
-			if s.wp[k] >= bs {
-				return uint64(k) * s.size, bs, true
+			if s.wp[k] >= minBS {
+				return uint64(k) * s.size, min(bs, s.wp[k]) / minBS * minBS, true
 			}
 		}
 		return 0, 0, false
 	}
-	k, ok := z.withData(fi, s, i, bs)
+	// A zone with data is one holding the smallest block; the read is
+	// cut where the data ends (observed in fio 3.33).
+	k, ok := z.withData(fi, s, i, minBS)
 	if !ok {
 		return 0, 0, false
 	}
 	// Even inside the data, as in fio: the offset is taken modulo the
 	// data less the block (the zone's last block is read only from its
-	// own offset's remainder).
-	span := s.wp[k] - bs
+	// own offset's remainder); at the zone's start when the block is
+	// longer than the data.
 	rel := off - start
-	if span > 0 {
-		rel %= span
+	if s.wp[k] > bs {
+		rel %= s.wp[k] - bs
 	} else {
 		rel = 0
 	}
-	minBS := z.minBS[stats.Read]
 	rel = rel / minBS * minBS
-	return uint64(k)*s.size + rel, bs, true
+	return uint64(k)*s.size + rel, min(bs, s.wp[k]-rel) / minBS * minBS, true
 }
 
 // withData returns the zone nearest to zone i that holds bs bytes of

@@ -85,32 +85,36 @@ func TestZBDWriteClosesFullZone(t *testing.T) {
 
 // TestZBDRead checks reads below the write pointers: in place inside the
 // data, the nearest zone with data (forward first), the offset modulo the
-// data less the block, the end where no data is left.
+// data less the block, the length cut to the data, the end where no data
+// is left.
 func TestZBDRead(t *testing.T) {
 	tests := []struct {
-		name   string
-		wp     []uint64
-		off    uint64
-		random bool
-		want   uint64
-		ok     bool
+		name    string
+		wp      []uint64
+		off, bs uint64
+		random  bool
+		want, n uint64
+		ok      bool
 	}{
-		{"inside", []uint64{4, 0, 0, 0}, 1, true, 1, true},
-		{"modulo inside the zone", []uint64{3, 0, 0, 0}, 2, true, 0, true},
-		{"forward first", []uint64{4, 0, 4, 0}, 5, true, 9, true},
-		{"backward", []uint64{4, 0, 0, 0}, 13, true, 1, true},
-		{"nothing", []uint64{0, 0, 0, 0}, 5, true, 0, false},
-		{"seq next zone", []uint64{2, 0, 3, 0}, 2, false, 8, true},
-		{"seq nothing ahead", []uint64{2, 0, 0, 0}, 2, false, 0, false},
-		{"seq inside", []uint64{2, 0, 0, 0}, 1, false, 1, true},
+		{"inside", []uint64{4, 0, 0, 0}, 1, 1, true, 1, 1, true},
+		{"modulo inside the zone", []uint64{3, 0, 0, 0}, 2, 1, true, 0, 1, true},
+		{"forward first", []uint64{4, 0, 4, 0}, 5, 1, true, 9, 1, true},
+		{"backward", []uint64{4, 0, 0, 0}, 13, 1, true, 1, 1, true},
+		{"nothing", []uint64{0, 0, 0, 0}, 5, 1, true, 0, 0, false},
+		{"cut to the data", []uint64{3, 0, 0, 0}, 1, 2, true, 0, 2, true},
+		{"longer than the data", []uint64{2, 0, 0, 0}, 1, 3, true, 0, 2, true},
+		{"seq next zone", []uint64{2, 0, 3, 0}, 2, 1, false, 8, 1, true},
+		{"seq nothing ahead", []uint64{2, 0, 0, 0}, 2, 1, false, 0, 0, false},
+		{"seq inside", []uint64{2, 0, 0, 0}, 1, 1, false, 1, 1, true},
+		{"seq cut", []uint64{3, 0, 0, 0}, 1, 4, false, 1, 2, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			z, s := newTestZBD(4, 4, 0)
 			copy(s.wp, tt.wp)
-			off, _, ok := z.read(0, s, tt.off, 1, tt.random)
-			if ok != tt.ok || (ok && off != tt.want) {
-				t.Errorf("read(%d) = %d, %v; want %d, %v", tt.off, off, ok, tt.want, tt.ok)
+			off, n, ok := z.read(0, s, tt.off, tt.bs, tt.random)
+			if ok != tt.ok || (ok && (off != tt.want || n != tt.n)) {
+				t.Errorf("read(%d, %d) = %d, %d, %v; want %d, %d, %v", tt.off, tt.bs, off, n, ok, tt.want, tt.n, tt.ok)
 			}
 		})
 	}
