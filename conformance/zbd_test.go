@@ -80,3 +80,40 @@ func TestZBDIolog(t *testing.T) {
 
 // zbdIOPS matches the rates of a write line, which differ by run.
 var zbdIOPS = regexp.MustCompile(`IOPS=[^;]*;`)
+
+// TestZBDLoopDevice compares fio's and gofio's traces and zone resets for
+// zonemode=zbd on a block device that is not zoned (a loop device over a
+// 16 MiB file): zones emulated as over a regular file. The jobs run one
+// after the other on the same device.
+func TestZBDLoopDevice(t *testing.T) {
+	requireFio(t)
+	bin := requireGofio(t)
+	back := filepath.Join(t.TempDir(), "back")
+	if err := os.WriteFile(back, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(back, 16<<20); err != nil {
+		t.Fatal(err)
+	}
+	dev := loopOver(t, back)
+	job := "--filename=" + dev + " --zonemode=zbd --zonesize=1m --bs=16k --direct=1 " +
+		"--name=w --rw=randwrite --size=8m --max_open_zones=3 --loops=2 " +
+		"--name=r --stonewall --rw=randread --size=16m"
+	var traces [2]string
+	var notes [2]string
+	for i, b := range []string{fioPath, bin} {
+		dir := t.TempDir()
+		r := runIn(b, dir, append(args(job), "--write_iolog=trace.log"))
+		if r.rc != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", b, r.rc, r.stdout, r.stderr)
+		}
+		traces[i] = traceBody(dir, "trace.log")
+		notes[i] = zbdIOPS.ReplaceAllString(strings.Join(zbdNotes.FindAllString(r.stdout, -1), "\n"), "")
+	}
+	if traces[0] != traces[1] {
+		t.Errorf("traces differ:\nfio:\n%s\ngofio:\n%s", traces[0], traces[1])
+	}
+	if notes[0] != notes[1] {
+		t.Errorf("zone resets and counts differ:\nfio:\n%s\ngofio:\n%s", notes[0], notes[1])
+	}
+}
