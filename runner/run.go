@@ -211,6 +211,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		gate.Add(1) // until every job of the wave is counted
 		for _, t := range wave {
 			if t.err != 0 || t.skipped {
+				ctl.end(t)
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files, t.trace)
@@ -219,11 +220,13 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				t.err, t.errFn = qe.Errno(), "io_queue_init"
 				ts := newThreadSetup(cfg, t.job, ctl.index[t])
 				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/file:runner, func=io_queue_init, error=%s\n", os.Getpid(), int(qe.Errno()), errno.Text(qe.Errno()))
+				ctl.end(t)
 				continue
 			}
 			if err != nil {
 				t.fail(err)
 				fmt.Fprintln(cfg.Errors, t.errMsg)
+				ctl.end(t)
 				continue
 			}
 			w.zbd = newZBDJob(t.job, t.files, t.zbd)
@@ -236,7 +239,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			w.flow = fl.of(t.job)
 			w.gen.pace.hard = ctl.sig
 			ctl.attach(t)
-			if t.job.StartDelay == 0 {
+			if t.job.StartDelay == 0 && t.job.WaitFor == "" {
 				gate.Add(1)
 				w.gate = gate
 			}
@@ -246,6 +249,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer ctl.end(t)
 				defer w.flow.leave()
 				if !ctl.wait(t) {
 					w.release()
