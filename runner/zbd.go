@@ -67,8 +67,7 @@ type zbdJob struct {
 	every      uint64  // writes between resets past the threshold; 0: none
 	countdown  uint64
 	resets     uint64
-	inner      bool   // offset asked from inside zbdOffset
-	passEnd    []bool // per file: the sequential pass reached its end
+	inner      bool // offset asked from inside zbdOffset
 	// mark: the I/O is a random draw to mark in the random map once
 	// moved (zbdMark).
 	mark bool
@@ -171,7 +170,6 @@ func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
 		z.end = append(z.end, int((f.offset+f.size)/s.size))
 		z.open = append(z.open, nil)
 	}
-	z.passEnd = make([]bool, len(files))
 	return z
 }
 
@@ -180,11 +178,26 @@ func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
 func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64, uint64, bool) {
 	z := w.zbd
 	random := w.job.RW.Random()
-	if z.passEnd[fi] {
-		// The last zone's capacity was reached: the pass is over, and
-		// the next loop starts at the region's start.
-		z.passEnd[fi] = false
-		w.seqPos[fi] = [2]uint64{}
+	if z.loop != w.gen.loops {
+		// A loop goes on from where the last one ended (fio keeps the
+		// positions), from the start where that was the region's end,
+		// and counts the writes to the next reset afresh.
+		z.loop, z.countdown = w.gen.loops, z.every
+		for k, g := range w.files {
+			for slot := range w.seqPos[k] {
+				if w.seqPos[k][slot] >= g.size {
+					w.seqPos[k][slot] = 0
+				}
+			}
+		}
+	}
+	if slot := seqSlot(d); !random && w.seqPos[fi][slot] >= f.size && !w.job.TimeBased &&
+		w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1)) {
+		// The pass reached the region's end (the last zone's capacity,
+		// or data read or written up to it) before its bytes were
+		// done: as in fio it is over, and the next loop starts at the
+		// region's start. io_size above the size wraps instead.
+		w.seqPos[fi][slot] = 0
 		return 0, 0, false
 	}
 	z.inner, z.mark = true, false
@@ -192,10 +205,6 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 	z.inner = false
 	if !ok {
 		return 0, 0, false
-	}
-	if z.loop != w.gen.loops {
-		// Each loop counts the writes to the next reset afresh.
-		z.loop, z.countdown = w.gen.loops, z.every
 	}
 	s := z.files[fi]
 	s.mu.Lock()
@@ -205,6 +214,11 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 	drawn := off
 	switch d {
 	case stats.Write:
+		if bs > s.size {
+			// fio fails the job at its first such write.
+			w.fail(unix.EINVAL, "I/O buflen exceeds zone size")
+			return 0, 0, false
+		}
 		off, bs, ok = z.write(fi, s, off, bs, random)
 	case stats.Read:
 		off, bs, ok = z.read(fi, s, off, bs, random)
@@ -223,9 +237,6 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		next := rel + bs
 		if start := off / s.size * s.size; !random && s.capacity < s.size && off+bs-start >= s.capacity {
 			next = start + s.size - f.offset
-			if next >= f.size && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1)) {
-				z.passEnd[fi] = true
-			}
 		}
 		w.seqPos[fi][seqSlot(d)] = uint64(max(int64(next)+w.skip(), 0))
 		if random {
