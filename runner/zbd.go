@@ -88,6 +88,14 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
 				msg: f.path + ": Specifying the zone size is mandatory for regular file/block device with --zonemode=zbd\n"} // fio adds an empty line
 		}
+		if z.Size < 512 {
+			return &setupError{msgOnly: true, errno: unix.EINVAL,
+				msg: f.path + ": zone size must be at least 512 bytes for --zonemode=zbd\n"} // fio adds an empty line
+		}
+		if z.Skip != 0 && (z.Skip < 0 || uint64(z.Skip)%z.Size != 0) {
+			return &setupError{msgOnly: true, errno: unix.EINVAL,
+				msg: fmt.Sprintf("%s: zoneskip %d is not a multiple of the device zone size %d.", f.path, z.Skip, z.Size)}
+		}
 		if z.JobMaxOpenZones > 0 && z.MaxOpenZones == 0 {
 			return &setupError{msgOnly: true, errno: unix.EINVAL,
 				msg: "'job_max_open_zones' cannot be used without a global open zones limit"}
@@ -123,6 +131,11 @@ func setupZBD(t *task, zf zbdFiles, info io.Writer) error {
 		if end <= start {
 			// fio prints this with its notes on stdout, and runs nothing.
 			fmt.Fprintf(info, "%s: io_size must be at least one zone\n", f.path)
+			return &setupError{msgOnly: true, unreported: true}
+		}
+		if bs := j.BS[stats.Write]; j.Verify.Type != jobspec.VerifyNone && bs > 0 && z.Size%bs != 0 {
+			// On stdout, as fio prints it; nothing runs.
+			fmt.Fprintf(info, "%s: block size %d is not a divisor of the zone size %d\n", f.path, bs, z.Size)
 			return &setupError{msgOnly: true, unreported: true}
 		}
 		if end-start != f.offset+f.size-start {
