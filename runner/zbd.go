@@ -68,6 +68,7 @@ type zbdJob struct {
 	countdown  uint64
 	resets     uint64
 	inner      bool // offset asked from inside zbdOffset
+	verify     bool // the job verifies: no zone is reset
 	// mark: the I/O is a random draw to mark in the random map once
 	// moved (zbdMark).
 	mark bool
@@ -165,7 +166,8 @@ func newZBDJob(j *jobspec.Job, files []*jobFile, zf zbdFiles) *zbdJob {
 	if j.Zone.Mode != jobspec.ZoneZBD || zf == nil {
 		return nil
 	}
-	z := &zbdJob{jobMax: j.Zone.JobMaxOpenZones, beyondWP: j.Zone.ReadBeyondWP, threshold: j.Zone.ResetThreshold}
+	z := &zbdJob{jobMax: j.Zone.JobMaxOpenZones, beyondWP: j.Zone.ReadBeyondWP, threshold: j.Zone.ResetThreshold,
+		verify: j.Verify.Type != jobspec.VerifyNone}
 	for d := range z.minBS {
 		z.minBS[d] = max(j.BS[d], 1)
 	}
@@ -202,6 +204,11 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 					w.seqPos[k][slot] = 0
 				}
 			}
+		}
+		if z.verify && w.job.RW.Writes() {
+			// With verify, fio resets the job's zones before each loop
+			// writes, so that no write has to.
+			w.st.ZoneResets += z.resetAll()
 		}
 	}
 	if slot := seqSlot(d); !random && w.seqPos[fi][slot] >= f.size && !w.job.TimeBased &&
@@ -321,6 +328,22 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 	if i < z.first[fi] || i >= z.end[fi] {
 		return 0, 0, false
 	}
+	if z.verify && s.full(i, minBS) {
+		// With verify, fio never resets a zone (the data to read back
+		// would be lost): the write goes to an open zone, picked by
+		// the offset as when the open zones are at their limit, or
+		// without a limit to the next zone with room; the job's
+		// writes end when there is none.
+		if list, _ := z.openList(fi, s); len(*list) > 0 {
+			i = z.pickOpen(fi, s, *list, off)
+		} else {
+			k, ok := z.withRoom(fi, s, i, minBS)
+			if !ok {
+				return 0, 0, false
+			}
+			i = k
+		}
+	}
 	i = z.openZone(fi, s, i, off)
 	if z.every > 0 {
 		var data uint64
@@ -351,15 +374,42 @@ func (z *zbdJob) write(fi int, s *zbdFile, off, bs uint64, random bool) (uint64,
 	return at, n, true
 }
 
+// resetAll resets the non-empty zones of the job's regions and returns
+// how many it reset.
+func (z *zbdJob) resetAll() uint64 {
+	var n uint64
+	for fi, s := range z.files {
+		s.mu.Lock()
+		for i := z.first[fi]; i < z.end[fi]; i++ {
+			if s.wp[i] > 0 {
+				s.wp[i] = 0
+				z.close(fi, s, i)
+				n++
+			}
+		}
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// withRoom returns the first zone after zone i, wrapping within the job's
+// zones, with room for a block of bs bytes.
+func (z *zbdJob) withRoom(fi int, s *zbdFile, i int, bs uint64) (int, bool) {
+	lo, n := z.first[fi], z.end[fi]-z.first[fi]
+	for step := 1; step < n; step++ {
+		if k := lo + (i-lo+step)%n; !s.full(k, bs) {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
 // openZone returns the zone a write at off, in zone i, goes to: i, opened
 // if needed, or, where the open zones are at their limit, one of them:
 // the open zone whose place in the list (in the order they were opened)
 // is where off falls in the job's zones (observed in fio 3.33).
 func (z *zbdJob) openZone(fi int, s *zbdFile, i int, off uint64) int {
-	list, limit := &s.open, s.maxOpen
-	if z.jobMax > 0 {
-		list, limit = &z.open[fi], z.jobMax
-	}
+	list, limit := z.openList(fi, s)
 	if limit == 0 {
 		return i
 	}
@@ -372,9 +422,25 @@ func (z *zbdJob) openZone(fi int, s *zbdFile, i int, off uint64) int {
 		*list = append(*list, i)
 		return i
 	}
+	return z.pickOpen(fi, s, *list, off)
+}
+
+// openList returns the open zones that limit the job's writes to file fi
+// and their limit (0: none): the job's own with job_max_open_zones, else
+// the file's.
+func (z *zbdJob) openList(fi int, s *zbdFile) (*[]int, int) {
+	if z.jobMax > 0 {
+		return &z.open[fi], z.jobMax
+	}
+	return &s.open, s.maxOpen
+}
+
+// pickOpen returns the open zone of list whose place in it is where off
+// falls in the job's zones.
+func (z *zbdJob) pickOpen(fi int, s *zbdFile, list []int, off uint64) int {
 	lo := uint64(z.first[fi]) * s.size
-	k := (off - lo) * uint64(len(*list)) / (uint64(z.end[fi])*s.size - lo)
-	return (*list)[min(int(k), len(*list)-1)]
+	k := (off - lo) * uint64(len(list)) / (uint64(z.end[fi])*s.size - lo)
+	return list[min(int(k), len(list)-1)]
 }
 
 // written is told of each write done: as in fio, a zone filled up is no
