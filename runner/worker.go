@@ -475,6 +475,9 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
 		return false // rw=read:N ends a loop at the file's end (iogen.go)
 	}
+	if w.zbd != nil {
+		return w.totalIssued < w.totalLimit // zbd.go: a whole block while bytes are left
+	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
 

@@ -220,6 +220,11 @@ func (w *worker) zbdOffset(fi int, f *jobFile, d stats.Dir, room uint64) (uint64
 		w.seqPos[fi][slot] = 0
 		return 0, 0, false
 	}
+	if room > 0 && !w.job.TimeBased {
+		// fio issues a whole block while any of the job's bytes are
+		// left (observed: io_size=320k in 48k writes does 7 writes).
+		room = max(room, w.job.MaxBS()[d])
+	}
 	z.inner, z.mark = true, false
 	off, bs, ok := w.offset(fi, f, d, room)
 	z.inner = false
