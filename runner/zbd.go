@@ -13,21 +13,29 @@ package runner
 //   - Writes go to the write pointer of the zone their offset falls in,
 //     cut to the zone's capacity (zonecapacity, zonesize by default); a
 //     full zone is reset first (its write pointer back at its start), each
-//     reset counted in the job's "N zone resets". A sequential write past
-//     a zone's capacity moves to the next zone's start.
+//     reset counted in the job's "N zone resets". Sequential I/O follows
+//     the I/O done, moving to the next zone's start once a zone's capacity
+//     is reached; a pass ends at the region's end.
 //   - With max_open_zones (or job_max_open_zones) at most that many zones
 //     take writes at a time: a write to another zone, once the limit is
 //     reached, goes to an open one, picked by where the offset falls in
-//     the job's zones; a full zone is no longer open.
+//     the job's zones; a full zone is no longer open once the write that
+//     filled it is done.
 //   - Reads stay below the write pointer unless read_beyond_wp is set: a
 //     sequential read moves on to the next zone with data, and ends the
-//     file when none is left; a random read beyond the data goes to the
-//     nearest zone with data (the zone itself, then the next, the one
-//     before, and so on), at its offset in its zone taken modulo the data
-//     less the block.
+//     file when none is left; a random read goes to the nearest zone with
+//     data (the zone itself, then the next, the one before, and so on), at
+//     its offset in its zone taken modulo the data less the block, and is
+//     cut where the data ends. A job that reads and writes writes first
+//     while the file holds no data.
+//   - Random I/O is marked in the random map at the offset drawn, for the
+//     length the zones left.
+//   - Trims reset zones; random trims take only zones with data.
+//   - With verify no write resets a zone: the job's zones are reset before
+//     each loop, and a write to a full zone goes elsewhere.
 //   - zone_reset_frequency: once the zones hold zone_reset_threshold of the
 //     job's region in data, every (1 / frequency)th write resets its zone
-//     first.
+//     first; the count starts over each loop.
 
 import (
 	"fmt"
