@@ -7,15 +7,16 @@ type ZoneMode uint8
 const (
 	ZoneNone    ZoneMode = iota // zonemode=none: the zone sizes are ignored
 	ZoneStrided                 // zonemode=strided
-	ZoneZBD                     // zonemode=zbd (refused: zoned block devices)
+	ZoneZBD                     // zonemode=zbd: zones emulated over files and non-zoned devices
 )
 
 // ZoneOptions are the zone options. With zonemode=strided, zonesize bytes
 // are done in each zone of zonerange bytes before the next zone, zoneskip
-// bytes after its end. The zbd-only options (zonecapacity,
-// read_beyond_wp, max_open_zones, job_max_open_zones,
+// bytes after its end. With zonemode=zbd, zonesize is the size of a
+// zone, each with a write pointer (runner/zbd.go); the zbd-only options
+// (zonecapacity, read_beyond_wp, max_open_zones, job_max_open_zones,
 // ignore_zone_limits, zone_reset_threshold, zone_reset_frequency) are
-// read and, as fio does outside zonemode=zbd, ignored.
+// read and, as fio does outside zonemode=zbd, ignored in other modes.
 type ZoneOptions struct {
 	Mode     ZoneMode
 	Size     uint64 // zonesize
@@ -75,8 +76,7 @@ func zoneCount(text string) (n uint64, ok bool) {
 	return uint64(v), true
 }
 
-// storeZoneMode stores zonemode; zbd (Unhonoured in its row) needs zoned
-// block device support gofio does not have.
+// storeZoneMode stores zonemode.
 var storeZoneMode = storeChoice(func(j *Job) *ZoneMode { return &j.Zone.Mode }, ZoneNone, ZoneStrided, ZoneZBD)
 
 // setZoneSkip reads zoneskip: a size, N zones ("1z"), or N% which fio

@@ -1,7 +1,6 @@
 package jobspec
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -43,7 +42,10 @@ func TestZoneOptions(t *testing.T) {
 	if p, err = s.run(t); err != nil {
 		t.Fatalf("zonemode=zbd: %v", err)
 	}
-	if err := p.Unsupported(); err == nil || !strings.Contains(err.Error(), "zonemode=zbd is not supported yet") {
-		t.Errorf("zonemode=zbd: %v", err)
+	if err := p.Unsupported(); err != nil {
+		t.Errorf("zonemode=zbd refused: %v", err)
+	}
+	if z := p.Jobs[0].Zone; z.Mode != ZoneZBD || z.Size != 8192 {
+		t.Errorf("zonemode=zbd: Zone = %+v", z)
 	}
 }

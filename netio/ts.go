@@ -34,7 +34,7 @@ const (
 	tsPlat, tsSyncPlat                                          = 2248, 135880
 	tsTotalIO, tsShortIO, tsDropIO, tsTotalSubmit, tsTotalCompl = 150728, 150760, 150784, 150808, 150816
 	tsIOBytes, tsRuntime, tsTotalRun                            = 150824, 150848, 150872
-	tsCoE, tsFirstErr, tsErrCount                               = 150880, 150884, 150888
+	tsCoE, tsFirstErr, tsErrCount, tsZoneResets                 = 150880, 150884, 150888, 150896
 	tsKBBase, tsUnitBase, tsLatDepth, tsLatTarget               = 183680, 183684, 183688, 183696
 	tsLatPctile, tsLatWindow, tsSigFigs                         = 183704, 183720, 183728
 	ioStatSize                                                  = 56
@@ -176,6 +176,7 @@ func EncodeTS(j *output.Job, thread int, gs *output.GroupRunStats) []byte {
 	}
 	b.put32(tsFirstErr, uint32(j.FirstError))
 	b.put64(tsErrCount, j.TotalErrors)
+	b.put64(tsZoneResets, st.ZoneResets)
 	b.put32(tsKBBase, uint32(output.KBBase(j.KBBase)))
 	b.put32(tsUnitBase, unitCode(j.UnitBase))
 	b.put32(tsLatDepth, uint32(j.Depth))
@@ -261,6 +262,7 @@ func DecodeTS(p []byte) (*TS, error) {
 	st.RuntimeMS = b.u64(tsTotalRun)
 	j.ErrorCheck = b.u16(tsCoE) != 0
 	j.FirstError, j.TotalErrors = int(b.u32(tsFirstErr)), b.u64(tsErrCount)
+	st.ZoneResets = b.u64(tsZoneResets)
 	j.KBBase, j.UnitBase = int(b.u32(tsKBBase)), unitBaseOf(b.u32(tsUnitBase))
 	j.Depth, j.LatencyTarget = int(b.u32(tsLatDepth)), b.u64(tsLatTarget)
 	j.LatencyPercentile, j.LatencyWindow = b.f64(tsLatPctile), b.u64(tsLatWindow)

@@ -142,7 +142,7 @@ func writeDirSection(b *bytes.Buffer, r *jobRep, d dirRep, agg uint64, broken bo
 			", BW=" + Num2Str(bw, sf, 1, pow2, unit) + " (" + Num2Str(bw, sf, 1, !pow2, unit) + ")(" +
 			Num2Str(st.IOBytes, sf, 1, pow2, UnitByte) + "/" + utoa(rt) + "msec)")
 		if d.label == "write" {
-			b.WriteString("; 0 zone resets")
+			b.WriteString("; " + strconv.FormatUint(r.st.ZoneResets, 10) + " zone resets")
 		}
 		b.WriteString("\n")
 	}

@@ -26,6 +26,10 @@ type control struct {
 	halted bool          // start no more jobs
 	sig    chan struct{} // closed by stopAll: a signal, which cuts pauses short
 	done   chan struct{}
+	// ends are closed when each task's job has ended or will not start
+	// (wait_for waits on them).
+	ends  []chan struct{}
+	ended []bool
 }
 
 func newControl(tasks []*task, prog *Progress, cfg Config) *control {
@@ -38,8 +42,10 @@ func newControl(tasks []*task, prog *Progress, cfg Config) *control {
 		sig:    make(chan struct{}),
 		index:  make(map[*task]int, len(tasks)),
 	}
+	c.ends, c.ended = make([]chan struct{}, len(tasks)), make([]bool, len(tasks))
 	for i, t := range tasks {
 		c.stops[i] = make(chan struct{})
+		c.ends[i] = make(chan struct{})
 		c.index[t] = i
 	}
 	if stopped(cfg.Stop) {
@@ -104,6 +110,20 @@ func (c *control) startable() bool {
 // reported, as fio reports a job it created.
 func (c *control) wait(t *task) bool {
 	i := c.index[t]
+	if name := t.job.WaitFor; name != "" && name != t.job.Name {
+		// wait_for: as in fio, the job starts once every job of that
+		// name has ended.
+		for k, o := range c.tasks {
+			if o.job.Name != name {
+				continue
+			}
+			select {
+			case <-c.ends[k]:
+			case <-c.stops[i]:
+				return false
+			}
+		}
+	}
 	if d := t.job.StartDelay; d > 0 {
 		t := time.NewTimer(time.Duration(d) * time.Microsecond)
 		defer t.Stop()
@@ -115,6 +135,16 @@ func (c *control) wait(t *task) bool {
 	}
 	c.prog.setState(i, StateSetup)
 	return true
+}
+
+// end records that t's job has ended, or will not start.
+func (c *control) end(t *task) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i := c.index[t]; !c.ended[i] {
+		c.ended[i] = true
+		close(c.ends[i])
+	}
 }
 
 // finished records the end of t's worker: its last counters, its final

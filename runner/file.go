@@ -64,13 +64,19 @@ type setupError struct {
 	// unreported: fio reports the job with nothing done and error 0,
 	// yet exits with status 1 (an offset or region it refuses).
 	unreported bool
+	// src is fio's source place in the message; filesetup.c when empty.
+	src string
 }
 
 func (e *setupError) Error() string {
 	if e.msgOnly {
 		return e.msg
 	}
-	s := fmt.Sprintf("fio: pid=0, err=%d/file:filesetup.c, func=%s, error=%s", int(e.errno), e.fn, errno.Text(e.errno))
+	src := e.src
+	if src == "" {
+		src = "filesetup.c"
+	}
+	s := fmt.Sprintf("fio: pid=0, err=%d/file:%s, func=%s, error=%s", int(e.errno), src, e.fn, errno.Text(e.errno))
 	if e.msg != "" {
 		s = e.msg + "\n" + s
 	}

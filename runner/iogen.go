@@ -363,6 +363,9 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 			return false
 		}
 		d := w.direction()
+		if w.zbd != nil {
+			d = w.zbd.dir(fi, d, j) // zbd.go
+		}
 		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
 			d = g.pace.dueFirst(d, clock.Now())
 		}
@@ -669,6 +672,9 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 // block size, within room bytes; ok is false when the file has nothing
 // left this loop.
 func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs uint64, ok bool) {
+	if w.zbd != nil && !w.zbd.inner {
+		return w.zbdOffset(fi, f, d, room) // zonemode=zbd (zbd.go)
+	}
 	j := w.job
 	g := &w.gen
 	if !j.TimeBased && !g.mapEnds {
@@ -734,6 +740,9 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 			return w.stridedOffset(fi, f, d, bs, random) // zone.go
 		}
 		return w.seqOffset(fi, f, d, bs)
+	}
+	if w.zbd != nil {
+		w.zbd.mark, mark = mark, false // marked once moved (zbd.go)
 	}
 	rel, bs, ok := w.randOffset(fi, f, d, mark)
 	if !ok {
@@ -819,7 +828,7 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 // (rw=read:N) ends at the file's end instead of wrapping, and the loop
 // with it (see seqOffset).
 func (w *worker) seqStopsAtEnd() bool {
-	return w.skip() > 0 && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
+	return w.skip() > 0 && w.zbd == nil && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
 }
 
 // skip is the rw=read:N byte skip of sequential patterns.
@@ -993,6 +1002,9 @@ func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if u.Op == engine.OpSyncFileRange {
 		w.syncFileRange(u)
 		return engine.Completed
+	}
+	if u.Op == engine.OpTrim && w.zbd != nil {
+		return w.zbdTrim(u) // zbd.go
 	}
 	return w.eng.Queue(u)
 }

@@ -95,6 +95,9 @@ type task struct {
 	// steady is the steady-state outcome (steady.go); nil without
 	// steadystate_duration.
 	steady *output.SteadyState
+	// zbd is the run's zone state under zonemode=zbd (zbd.go); nil
+	// otherwise.
+	zbd zbdFiles
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -162,6 +165,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			for i, f := range files {
 				debugFile("add file %s", f.path)
 				debugFile("file %p \"%s\" added at %d", f, f.path, i)
+			}
+		}
+	}
+	zoned := zbdFiles{}
+	for _, t := range tasks {
+		if t.err == 0 && len(t.files) > 0 {
+			if err := setupZBD(t, zoned, infoOr(cfg)); err != nil {
+				t.fail(err)
 			}
 		}
 	}
@@ -244,6 +255,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 		gate.Add(1) // until every job of the wave is counted
 		for _, t := range wave {
 			if t.err != 0 || t.skipped {
+				ctl.end(t)
 				continue
 			}
 			w, err := newWorker(t.job, t.info, t.files, t.trace)
@@ -259,13 +271,16 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 					where = *qe.Where
 				}
 				fmt.Fprintf(ts.info, "fio: pid=%d, err=%d/%s\n", os.Getpid(), int(qe.Errno()), where)
+				ctl.end(t)
 				continue
 			}
 			if err != nil {
 				t.fail(err)
 				fmt.Fprintln(cfg.Errors, t.errMsg)
+				ctl.end(t)
 				continue
 			}
+			w.zbd = newZBDJob(t.job, t.files, t.zbd)
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)
@@ -275,7 +290,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			w.flow = fl.of(t.job)
 			w.gen.pace.hard = ctl.sig
 			ctl.attach(t)
-			if t.job.StartDelay == 0 {
+			if t.job.StartDelay == 0 && t.job.WaitFor == "" {
 				gate.Add(1)
 				w.gate = gate
 			}
@@ -285,6 +300,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer ctl.end(t)
 				defer w.flow.leave()
 				if !ctl.wait(t) {
 					w.release()

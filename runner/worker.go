@@ -58,7 +58,8 @@ type worker struct {
 	// Offset state.
 	seqPos  [][2]uint64 // next sequential offset per file and direction
 	maps    []*randMap
-	exhaust []bool // file used up this loop
+	exhaust []bool  // file used up this loop
+	zbd     *zbdJob // zonemode=zbd (zbd.go); nil otherwise
 
 	// Limits.
 	regionBytes uint64 // bytes per loop (sum of file regions)
@@ -441,7 +442,9 @@ func (w *worker) startLoop() {
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
-		w.seqPos[i] = [2]uint64{}
+		if w.zbd == nil { // zbd: a loop goes on from where the last ended (zbd.go)
+			w.seqPos[i] = [2]uint64{}
+		}
 		w.exhaust[i] = false
 		if w.maps[i] != nil {
 			w.maps[i].reset()
@@ -480,8 +483,8 @@ func (w *worker) more(afterLoop bool) bool {
 	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
 		return false // loops cut short by number_ios: the bytes do not tell
 	}
-	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
-		return false // strided zones may end a loop early (zone.go)
+	if (w.gen.zone != nil || w.zbd != nil) && j.IOSize == 0 && w.gen.loops >= j.Loops {
+		return false // strided or zbd zones may end a loop early (zone.go, zbd.go)
 	}
 	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
 		// A loop that ended early with every file used up (rw=randread:N
@@ -490,6 +493,9 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
 		return false // rw=read:N ends a loop at the file's end (iogen.go)
+	}
+	if w.zbd != nil {
+		return w.totalIssued < w.totalLimit // zbd.go: a whole block while bytes are left
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
@@ -791,6 +797,9 @@ func (w *worker) countIssued(u *engine.IOUnit) {
 func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool) {
 	if w.dbg.On(debuglog.IO) {
 		w.debugIO("complete", u)
+	}
+	if w.zbd != nil && u.Op == engine.OpWrite {
+		w.zbd.written(u) // zbd.go
 	}
 	if u.End {
 		// The peer ended the stream (net engines): nothing more to do.

@@ -133,6 +133,7 @@ type Job struct {
 	Ctx, Majf, Minf uint64
 	RuntimeMS       uint64 // job_runtime: ms from epoch to the end of I/O
 	Members         int    // jobs merged into this record (1 for a single job)
+	ZoneResets      uint64 // zone resets under zonemode=zbd
 }
 
 // depthBucket maps an I/O depth to its IODepth slot.
@@ -317,6 +318,7 @@ func (j *Job) Merge(o *Job) {
 	j.Minf += o.Minf
 	j.RuntimeMS += o.RuntimeMS
 	j.Members += o.Members
+	j.ZoneResets += o.ZoneResets
 }
 
 func addAll(dst, src []uint64) {
