@@ -109,8 +109,15 @@ var randomCases = []randomCase{
 	{name: "strided", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=256k", fileSize: 1 << 20},
 	{name: "strided-skip", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=128k --zoneskip=128k", fileSize: 1 << 20},
 	{name: "strided-full-zone", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=256k --zonerange=64k --zoneskip=64k", fileSize: 1 << 20},
-	{name: "strided-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=32k --zonerange=128k --zoneskip=64k", fileSize: 1 << 20,
-		skip: "zonemode=strided with bsrange or bssplit draws its offsets otherwise than fio (docs/compat.md)"},
+	{name: "strided-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=32k --zonerange=128k --zoneskip=64k", fileSize: 1 << 20},
+	{name: "strided-lfsr", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=192k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-offset", args: "--rw=randrw --bs=4k --offset=256k --size=512k --zonemode=strided --zonesize=64k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-bssplit", args: "--rw=randrw --bssplit=4k/50:16k/30:8k/20 --size=1m --zonemode=strided --zonesize=256k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-bssplit-iosize", args: "--rw=randrw --bssplit=4k/50:16k/30:8k/20 --size=1m --io_size=3m --zonemode=strided --zonesize=256k --zonerange=64k", fileSize: 1 << 20},
+	{name: "strided-bsrange-norandommap", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --norandommap", fileSize: 1 << 20},
+	{name: "strided-bsrange-backskip", args: "--rw=randwrite --bsrange=4k-64k --size=1m --zonemode=strided --zonesize=128k --zonerange=128k --zoneskip=-64k", fileSize: 1 << 20},
+	{name: "strided-bsrange-offset", args: "--rw=randwrite --bsrange=4k-64k --offset=100k --size=900k --zonemode=strided --zonesize=128k --zonerange=128k", fileSize: 1 << 20},
 	{name: "two-jobs", jobFile: `[global]
 filename=F
 bs=4k

@@ -142,10 +142,24 @@ func (w *worker) initGen() error {
 		g.openMax = n
 	}
 	g.grain = minBS(j)
+	g.zone = newStridedZones(j, n)
+	if g.zone != nil {
+		// As in fio, zonemode=strided's random map (and LFSR) covers a
+		// zone, zonerange bytes, not the file.
+		for i := range w.maps {
+			if w.maps[i] != nil {
+				w.maps[i] = newRandMap(max(g.zone.span/g.grain, 1))
+			}
+		}
+	}
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
 		g.lfsr = make([]rng.LFSR, n)
 		for i, f := range w.files {
-			l, ok := rng.NewLFSR(f.size/g.grain, seed)
+			blocks := f.size / g.grain
+			if g.zone != nil {
+				blocks = g.zone.span / g.grain
+			}
+			l, ok := rng.NewLFSR(blocks, seed)
 			if !ok && f.size >= g.grain {
 				return fmt.Errorf("fio: failed initializing LFSR")
 			}
@@ -165,7 +179,6 @@ func (w *worker) initGen() error {
 	}
 	g.fileLeft = w.firstFileLeft()
 	g.pace.init(j, seed)
-	g.zone = newStridedZones(j, n)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		// Each file's picker is seeded from its name and the thread
@@ -668,11 +681,11 @@ func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
 func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs uint64, ok bool) {
 	j := w.job
 	g := &w.gen
+	random := j.RW.Random()
 	if !j.TimeBased && !g.mapEnds {
 		left := f.size - min(f.size, g.fileBytes[fi])
 		room = min(room, left)
 	}
-	random := j.RW.Random()
 	// mark: a random offset is marked in the random map. fio takes a
 	// random one, unmarked, where a sequential I/O would start past the
 	// end of the file itself (observed in fio 3.33).
@@ -719,6 +732,11 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		mark = false
 	}
+	if g.zone != nil && random {
+		// zonemode=strided (zone.go): the length follows the offset; as
+		// observed in fio 3.33, the bytes left do not cap it.
+		return w.stridedOffset(fi, f, d, 0, ^uint64(0), true)
+	}
 	if g.zone != nil || !random {
 		if !random && j.TimeBased && g.zone == nil {
 			room = w.seqWrap(fi, f, d, room)
@@ -728,7 +746,7 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 			return 0, 0, false
 		}
 		if g.zone != nil {
-			return w.stridedOffset(fi, f, d, bs, random) // zone.go
+			return w.stridedOffset(fi, f, d, bs, room, false) // zone.go
 		}
 		return w.seqOffset(fi, f, d, bs)
 	}
