@@ -119,6 +119,9 @@ func (b *Builder) check(j *Job) error {
 	if msg := j.rateMinProblems(); msg != "" {
 		return b.fail(msg)
 	}
+	if msg := j.dedupeProblem(); msg != "" {
+		return b.fail(msg)
+	}
 	j.Verify.fitInterval(j)
 	if msg := j.Verify.problem(j); msg != "" {
 		return b.fail(msg)
@@ -169,4 +172,23 @@ func (b *Builder) checkWaitFor(j *Job) error {
 		return b.fail(fmt.Sprintf("%s: multiple waitees %s found,\nplease avoid duplicates when using wait_for option.", j.Name, j.WaitFor))
 	}
 	return nil
+}
+
+// dedupeProblem is fio 3.33's refusal of dedupe_mode=working_set
+// settings, or "".
+func (j *Job) dedupeProblem() string {
+	if j.DedupeMode != DedupeWorkingSet {
+		return ""
+	}
+	if j.DedupePercentage+j.DedupeWorkingSetPct > 100 {
+		return fmt.Sprintf("fio: impossible to reach expected dedupe percentage %d since %d percentage of size is reserved to dedupe working set (those are unique pages)", j.DedupePercentage, j.DedupeWorkingSetPct)
+	}
+	n := len(j.Filename)
+	if n == 0 {
+		n = j.NRFiles
+	}
+	if j.DedupePercentage > 0 && n > 1 {
+		return fmt.Sprintf("fio: dedupe working set mode supported with single file per job, but %d files provided", n)
+	}
+	return ""
 }

@@ -384,9 +384,7 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	fill := func(b []byte) uint64 {
 		var k uint64
 		for off := uint64(0); off < uint64(len(b)); off += chunk {
-			c := b[off:min(off+chunk, uint64(len(b)))]
-			k += lb.seedsFor(uint64(len(c)))
-			lb.fresh(c)
+			k += lb.layoutFill(b[off:min(off+chunk, uint64(len(b)))])
 		}
 		return k
 	}
@@ -400,7 +398,10 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		if info == nil {
 			info = cfg.Errors
 		}
-		if err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors); err != nil {
+		before := lb.draws
+		err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors)
+		f.bufDraws = lb.draws.since(before)
+		if err != nil {
 			if err == errLayoutStopped {
 				return nil
 			}
