@@ -70,6 +70,7 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 	j.GroupID = b.group
 	b.plan.Jobs = append(b.plan.Jobs, j)
 	j.ThreadNumber = len(b.plan.Jobs)
+	j.drawStartDelay() // before the clones copy it, as in fio
 	b.origins = append(b.origins, j)
 	n := j.NumJobs
 	if n == 0 {

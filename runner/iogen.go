@@ -178,7 +178,7 @@ func (w *worker) initGen() error {
 		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
-	g.pace.init(j, seed)
+	g.pace.init(j)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		// Each file's picker is seeded from its name and the thread
@@ -224,6 +224,7 @@ func (w *worker) seedStreams() {
 	g.fileRng.Seed(s[seedFile], g.use64)
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
+	g.pace.seedPoisson(s)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
