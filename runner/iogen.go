@@ -115,6 +115,7 @@ type ioGen struct {
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
+	trim     trimDraws     // trim_percentage in a verifying job (trimleak.go)
 }
 
 // bsPick is one bssplit entry with its percentage.
@@ -225,6 +226,7 @@ func (w *worker) seedStreams() {
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
 	g.pace.seedPoisson(s)
+	g.trim.init(j, s, g.use64)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 

@@ -164,6 +164,7 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 	v := w.vfy
 	if v.record {
 		v.list = append(v.list, vblock{off: u.Offset, len: uint32(len(u.Buf)), file: int32(u.File)})
+		w.gen.trim.written() // trimleak.go
 	}
 	if v.only {
 		return
@@ -509,6 +510,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
+	w.trimLeaked() // trimleak.go
 	w.loopFilesDone()
 }
 
