@@ -83,6 +83,8 @@ var randomCases = []randomCase{
 	{name: "blockalign", args: "--rw=randread --bs=4k --size=1m --blockalign=8k", fileSize: 1 << 20},
 	{name: "rwmixwrite-bs", args: "--rw=randrw --rwmixwrite=20 --bs=8k,4k --size=1m", fileSize: 1 << 20},
 	{name: "bs-unaligned", args: "--rw=randwrite --bsrange=2k-10k --bs_unaligned --size=1m", fileSize: 1 << 20},
+	{name: "bs-unaligned-end", args: "--rw=randwrite --bsrange=1000-5000 --bs_unaligned --size=1m", fileSize: 1 << 20},
+	{name: "bs-unaligned-verify", args: "--rw=randwrite --bsrange=1000-5000 --bs_unaligned --verify=crc32c --size=1m", fileSize: 1 << 20},
 	{name: "null", args: "--ioengine=null --rw=randrw --iodepth=8 --size=64M",
 		noLog: "fio 3.33 logs some of the null engine's I/Os twice at iodepth > 1"},
 	{name: "data-noscramble", args: "--rw=write --bs=4k --size=256k --scramble_buffers=0", fileSize: 1 << 20, data: true},

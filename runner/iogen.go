@@ -939,7 +939,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts, so every block is done once.
 		start, k := off/minBS, uint64(0)
-		for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
+		for k*minBS < bs && mapMark(m, start+k) { // zone.go
 			k++
 		}
 		if k > 0 {

@@ -187,7 +187,7 @@ func (w *worker) zoneRandom(fi int, s *zoneState, span uint64, d stats.Dir, size
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts.
 		first, k := (off-s.start)/g.grain, uint64(0)
-		for k*g.grain < bs && zoneMark(m, first+k) {
+		for k*g.grain < bs && mapMark(m, first+k) {
 			k++
 		}
 		if k > 0 {
@@ -197,11 +197,12 @@ func (w *worker) zoneRandom(fi int, s *zoneState, span uint64, d stats.Dir, size
 	return off, bs, true
 }
 
-// zoneMark marks block b of a zone's map and reports whether it was free.
-// As observed in fio 3.33, an I/O that runs past the zone's end is not
-// cut there: the map's last 64-block word has room for it (those blocks
-// are never drawn).
-func zoneMark(m *randMap, b uint64) bool {
+// mapMark marks block b of a random map and reports whether it was
+// free. As observed in fio 3.33, an I/O that runs past the map's last
+// block (the end of a zone, or an unaligned block size's end of file) is
+// not cut there: the map's last 64-block word has room for it (those
+// blocks are never drawn).
+func mapMark(m *randMap, b uint64) bool {
 	if b < m.blocks {
 		return m.mark(b)
 	}
