@@ -160,7 +160,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Files: len(files), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		Files: len(files), Seed: j.RandSeed, PrioSeed: w.gen.seeds[seedPrio], RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang})
 	if err != nil {
 		w.release()

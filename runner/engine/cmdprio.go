@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gofio/gofio/internal/rng"
 )
 
 // ioprioClassRT is the realtime class, the "highest priority class" fio's
@@ -33,11 +35,11 @@ type cmdPrio struct {
 	pct    [2]int
 	ioprio [2]uint16
 	split  [2][]cmdPrioSplit
-	// rng is the state of the draw, a splitmix64 sequence seeded from the
-	// job's seed: fio draws from a generator of its own whose seeding is
-	// not reproduced here, so the I/Os chosen differ from fio's, the
-	// proportions do not.
-	rng uint64
+	// rng is fio's prio stream: as in fio 3.33 (observed in its
+	// per-priority counts), each read or write whose percentage is not
+	// 0 draws a number in 0..99 from it, and is prioritised below the
+	// percentage.
+	rng rng.Stream
 }
 
 // PrioStater is implemented by engines that may give I/Os priorities of
@@ -82,7 +84,8 @@ func isCmdPrioOption(name string) bool {
 // returns nil when neither cmdprio_percentage nor cmdprio_bssplit asks for
 // prioritised I/Os.
 func newCmdPrio(engine string, opts map[string]string, seed uint64) (*cmdPrio, error) {
-	c := &cmdPrio{rng: seed ^ 0x636d647072696f}
+	c := &cmdPrio{}
+	c.rng.Seed(seed, false)
 	class := [2]int{ioprioClassRT, ioprioClassRT}
 	level := [2]int{0, 0}
 	var err error
@@ -221,14 +224,7 @@ func parseCmdPrioSize(s string) (uint64, error) {
 }
 
 // draw returns a number in 0..99.
-func (c *cmdPrio) draw() int {
-	c.rng += 0x9e3779b97f4a7c15
-	z := c.rng
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return int(z % 100)
-}
+func (c *cmdPrio) draw() int { return int(c.rng.Between(0, 99)) }
 
 // pick returns the ioprio value for unit u, or 0 for the job's own
 // priority. Only reads and writes are prioritised.
@@ -241,7 +237,7 @@ func (c *cmdPrio) pick(u *IOUnit) uint16 {
 		if c.pct[d] == 0 {
 			return 0
 		}
-		if c.pct[d] == 100 || c.draw() < c.pct[d] {
+		if c.draw() < c.pct[d] { // drawn at 100 too, as in fio
 			return c.ioprio[d]
 		}
 		return 0

@@ -86,7 +86,7 @@ func newIOUring(cfg Config) (Engine, error) {
 			return nil, err
 		}
 	}
-	prio, err := newCmdPrio("io_uring", cfg.Options, cfg.Seed)
+	prio, err := newCmdPrio("io_uring", cfg.Options, cfg.PrioSeed)
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func newLibaio(cfg Config) (Engine, error) {
 			return nil, fmt.Errorf("libaio: option %s is not supported", name)
 		}
 	}
-	prio, err := newCmdPrio("libaio", cfg.Options, cfg.Seed)
+	prio, err := newCmdPrio("libaio", cfg.Options, cfg.PrioSeed)
 	if err != nil {
 		return nil, err
 	}
