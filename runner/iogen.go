@@ -116,6 +116,11 @@ type ioGen struct {
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
 	trim     trimDraws     // trim_percentage in a verifying job (trimleak.go)
+	// switch64: a file has more blocks than 32-bit streams reach; the
+	// streams are 64-bit from the next re-seed on. genNote is fio's
+	// warning, printed as the job starts (checks.go).
+	switch64 bool
+	genNote  string
 }
 
 // bsPick is one bssplit entry with its percentage.
@@ -143,6 +148,7 @@ func (w *worker) initGen() error {
 		g.openMax = n
 	}
 	g.grain = minBS(j)
+	g.switch64 = w.randGenLimit()
 	g.zone = newStridedZones(j, n)
 	if g.zone != nil {
 		// As in fio, zonemode=strided's random map (and LFSR) covers a
@@ -306,6 +312,7 @@ func (w *worker) genStartLoop() {
 	if g.loops > 1 && g.repeat {
 		// fio re-seeds before each loop under randrepeat: the loop
 		// repeats the first.
+		g.use64 = g.use64 || g.switch64
 		w.seedStreams()
 		w.bufs.reseed(&g.seeds, g.use64)
 	}
@@ -355,7 +362,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		g.lastFile, g.wrOff, g.wrLen = g.twFile, g.twOff, g.twLen
 		return true
 	}
-	if j.NumberIOs > 0 && w.ios >= j.NumberIOs {
+	if w.numberIOsDone() {
 		return false
 	}
 	room := ^uint64(0)
@@ -400,6 +407,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		w.totalIssued += bs
 		g.fileBytes[fi] += bs
 		w.ios++
+		w.allIOs++
 		g.mixIssued[d]++
 		g.lastSync = false
 		if g.pace.rated || g.pace.think != 0 {
@@ -1054,4 +1062,32 @@ func (w *worker) think() bool {
 		clock.Sleep(ns)
 	}
 	return ns > 0
+}
+
+// randGenLimit reports whether a random job on the default tausworthe
+// generator has a file of more blocks (of its smallest block size) than
+// a 32-bit stream can draw, and keeps fio 3.33's warning. Where
+// random_generator was not given, fio then switches to tausworthe64, but
+// only after the streams were seeded, so the first pass keeps 32-bit
+// streams (observed) and later re-seeds make 64-bit ones.
+func (w *worker) randGenLimit() bool {
+	j := w.job
+	if !j.RW.Random() || j.RandomGenerator != jobspec.GenTausworthe {
+		return false
+	}
+	for _, f := range w.files {
+		if f.size/w.gen.grain <= 1<<32-1 {
+			continue
+		}
+		w.gen.genNote = "fio: file " + f.path + " exceeds 32-bit tausworthe random generator."
+		for _, o := range j.Options {
+			if o.Name == "random_generator" {
+				w.gen.genNote += "\nfio: Use the random_generator= option to switch to lfsr or tausworthe64."
+				return false
+			}
+		}
+		w.gen.genNote += "\nfio: Switching to tausworthe64. Use the random_generator= option to get rid of this warning."
+		return true
+	}
+	return false
 }

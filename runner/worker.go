@@ -63,7 +63,8 @@ type worker struct {
 	loopIssued  uint64 // bytes issued this loop
 	totalIssued uint64 // bytes issued over all loops
 	totalLimit  uint64 // io_size or size × loops; 0 for time_based
-	ios         uint64 // I/Os issued this loop (number_ios)
+	ios         uint64 // I/Os issued this loop
+	allIOs      uint64 // I/Os issued in all loops (number_ios)
 	stopping    bool
 
 	epoch     int64 // start of I/O, moved to the end of the ramp (ns)
@@ -194,13 +195,18 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		}
 	}
 	if !j.TimeBased {
+		// As observed in fio 3.33, the job's limit is its bytes per loop
+		// (io_size, or size) times loops; a loop runs until its files are
+		// used up or the limit is reached, so with io_size below size the
+		// first loop goes on past io_size, with the same random streams.
 		w.totalLimit = j.IOSize
 		if j.IOSizePct > 0 {
 			w.totalLimit = w.regionBytes * uint64(j.IOSizePct) / 100 // io_size=N%
 		}
 		if w.totalLimit == 0 {
-			w.totalLimit = w.regionBytes * uint64(j.Loops)
+			w.totalLimit = w.regionBytes
 		}
+		w.totalLimit *= uint64(max(j.Loops, 1))
 	}
 	if info.NoIO {
 		// cpuio: no bytes move, so only runtime ends the job.
@@ -417,8 +423,6 @@ func (w *worker) batchDone(now int64) {
 func (w *worker) startLoop() {
 	w.loopStart = clock.Now()
 	w.loopIssued = 0
-	// number_ios counts each loop's I/Os (observed in fio 3.33: loops=3
-	// with number_ios=20 does 60, and a time_based job runs on).
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
@@ -458,7 +462,7 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.deadline != 0 && clock.Now() >= w.deadline {
 		return false
 	}
-	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
+	if j.NumberIOs > 0 && (w.gen.loops >= j.Loops || w.numberIOsDone()) {
 		return false // loops cut short by number_ios: the bytes do not tell
 	}
 	if w.gen.zone != nil && j.IOSize == 0 && w.gen.loops >= j.Loops {
@@ -841,4 +845,21 @@ func stopped(stop <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// numberIOsDone reports whether the job has issued its number_ios. As
+// observed in fio 3.33, the limit is number_ios times loops, over all
+// loops: a loop runs on past number_ios I/Os (with the same random
+// streams) unless its files are used up first (loops=3 with
+// number_ios=20 does 60 I/Os in one loop). A time_based job counts each
+// loop's I/Os and runs on.
+func (w *worker) numberIOsDone() bool {
+	j := w.job
+	if j.NumberIOs == 0 {
+		return false
+	}
+	if j.TimeBased {
+		return w.ios >= j.NumberIOs
+	}
+	return w.allIOs >= j.NumberIOs*uint64(max(j.Loops, 1))
 }
