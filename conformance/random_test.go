@@ -149,6 +149,35 @@ rw=randread
 bsrange=4k-16k
 write_iolog=c.log
 `, fileSize: 1 << 20},
+	{name: "data-dedupe-global", jobFile: `[global]
+filename=F
+ioengine=psync
+bs=4k
+size=128k
+dedupe_percentage=40
+dedupe_mode=working_set
+dedupe_global=1
+dedupe_working_set_percentage=30
+[a]
+rw=randwrite
+write_iolog=a.log
+[b]
+rw=write
+offset=128k
+randseed=7
+write_iolog=b.log
+[c]
+rw=write
+offset=256k
+dedupe_global=0
+dedupe_mode=repeat
+write_iolog=c.log
+[d]
+rw=randwrite
+offset=384k
+bsrange=4k-16k
+write_iolog=d.log
+`, fileSize: 1 << 20, data: true},
 	{name: "numjobs-randseed", args: "--rw=randrw --rwmixread=40 --bs=4k --size=1m --randseed=77 --numjobs=3", fileSize: 1 << 20,
 		noLog: "the clones share one write_iolog file"},
 	{name: "numjobs", args: "--rw=randrw --bs=4k --size=1m --numjobs=2", fileSize: 1 << 20,

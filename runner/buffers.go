@@ -256,6 +256,48 @@ func (b *bufState) init(j *jobspec.Job, region uint64, seeds *[nSeeds]uint64, us
 	}
 }
 
+// globalPages makes the working set of job j, under dedupe_global, as
+// fio 3.33 does (observed): every job of the run takes an equal share of
+// j's page count, whatever its own options, j's own first pages first,
+// then those of the jobs after it, wrapping round; a job's pages are the
+// first new buffers of its own buffer stream.
+func (b *bufState) globalPages(j *jobspec.Job, tasks []*task) {
+	if !j.DedupeGlobal || len(b.pages) == 0 {
+		return
+	}
+	var peers []*jobspec.Job
+	self := -1
+	for _, t := range tasks {
+		if t.job == j {
+			self = len(peers)
+		}
+		peers = append(peers, t.job)
+	}
+	if self < 0 || len(peers) < 2 {
+		return
+	}
+	share := uint64(len(b.pages) / len(peers))
+	if share == 0 {
+		return
+	}
+	per := b.seedsFor(uint64(max(b.minBS, 1)))
+	starts := make([]rng.Stream, len(peers))
+	for k, p := range peers {
+		seeds, _ := jobSeeds(p)
+		starts[k].Seed(seeds[seedBuf], p.RandomGenerator == jobspec.GenTausworthe64)
+	}
+	var r rng.Stream
+	for i := range b.pages {
+		if uint64(i)%share == 0 {
+			r = starts[(self+i/int(share))%len(peers)]
+		}
+		b.pages[i] = r
+		for range per {
+			r.NextSeed()
+		}
+	}
+}
+
 // dedupeSource takes a buffer's dedupe draws and returns the stream its
 // seeds come from: the buffer stream for a new buffer, or a copy of the
 // state a repeat starts from, which the fill leaves as it was (with

@@ -216,6 +216,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
+			w.bufs.globalPages(t.job, tasks) // dedupe_global (buffers.go)
 			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)
