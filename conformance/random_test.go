@@ -133,6 +133,11 @@ var randomCases = []randomCase{
 	{name: "strided-bssplit-iosize", args: "--rw=randrw --bssplit=4k/50:16k/30:8k/20 --size=1m --io_size=3m --zonemode=strided --zonesize=256k --zonerange=64k", fileSize: 1 << 20},
 	{name: "strided-bsrange-norandommap", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --norandommap", fileSize: 1 << 20},
 	{name: "strided-bsrange-backskip", args: "--rw=randwrite --bsrange=4k-64k --size=1m --zonemode=strided --zonesize=128k --zonerange=128k --zoneskip=-64k", fileSize: 1 << 20},
+	{name: "strided-past-size", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --loops=2", fileSize: 2 << 20},
+	{name: "strided-past-size-seq", args: "--rw=read --bs=4k --size=256k --zonemode=strided --zonesize=16k --zonerange=32k --loops=2", fileSize: 2 << 20},
+	{name: "strided-past-size-skip", args: "--rw=randwrite --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=128k --zoneskip=32k --random_generator=tausworthe64", fileSize: 2 << 20},
+	{name: "strided-past-size-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=512k --loops=2 --zonemode=strided --zonesize=64k --zonerange=64k", fileSize: 2 << 20},
+	{name: "strided-past-size-bsrange-48", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --loops=2", fileSize: 2 << 20},
 	{name: "strided-bsrange-offset", args: "--rw=randwrite --bsrange=4k-64k --offset=100k --size=900k --zonemode=strided --zonesize=128k --zonerange=128k", fileSize: 1 << 20},
 	{name: "two-jobs", jobFile: `[global]
 filename=F

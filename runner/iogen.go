@@ -322,7 +322,7 @@ func (w *worker) genStartLoop() {
 	g.seqLeft, g.twPending = 0, false
 	g.curFile, g.fileLeft = 0, w.firstFileLeft()
 	if g.zone != nil {
-		g.zone.reset()
+		g.zone.reset(w.exhaust)
 	}
 }
 
@@ -367,11 +367,14 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 	}
 	room := ^uint64(0)
 	if !j.TimeBased {
-		if (w.loopIssued >= w.regionBytes && !g.mapEnds) || w.totalIssued >= w.totalLimit {
+		// Strided zones wrap round the file, which is never used up:
+		// as in fio, only the job's limit ends the loop.
+		byRegion := !g.mapEnds && g.zone == nil
+		if (w.loopIssued >= w.regionBytes && byRegion) || w.totalIssued >= w.totalLimit {
 			return false
 		}
 		room = w.totalLimit - w.totalIssued
-		if !g.mapEnds {
+		if byRegion {
 			room = min(w.regionBytes-w.loopIssued, room)
 		}
 	}
@@ -427,7 +430,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.fileBytes[fi] >= f.size && !g.twPending {
+		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.zone == nil && g.fileBytes[fi] >= f.size && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
@@ -693,7 +696,7 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	j := w.job
 	g := &w.gen
 	random := j.RW.Random()
-	if !j.TimeBased && !g.mapEnds {
+	if !j.TimeBased && !g.mapEnds && g.zone == nil {
 		left := f.size - min(f.size, g.fileBytes[fi])
 		room = min(room, left)
 	}

@@ -7,7 +7,11 @@ package runner
 //     zone that starts zoneskip bytes after the zone's end. Zones are
 //     shared by the directions: on a move, each direction starts at the
 //     new zone's start.
-//   - A zone that starts at or past the region's end wraps to its start.
+//   - A zone that starts at or past the file's end wraps to the region's
+//     start: zones run on past the region (size) to the end of the file
+//     itself, and an I/O past the file's end ends the file for the loop.
+//   - The zones carry on from loop to loop; a file used up (and so
+//     closed) starts again at its first zone when it is opened again.
 //   - Sequential I/O wraps to the zone's start when the last I/O ended at
 //     or past the zone's end (zonesize larger than zonerange visits a zone
 //     several times); the rw=read:N skip is added after that check. An I/O
@@ -39,6 +43,7 @@ type zoneState struct {
 	done  uint64    // bytes issued in the zone
 	pos   [2]uint64 // next sequential offset per direction
 	end   [2]uint64 // end of the last sequential I/O per direction
+	limit uint64    // the file's end, region-relative; 0: not read yet
 }
 
 // newStridedZones returns the zone state for job j over n files, or nil
@@ -54,9 +59,14 @@ func newStridedZones(j *jobspec.Job, n int) *stridedZones {
 	return z
 }
 
-// reset starts every file at its first zone (a new loop).
-func (z *stridedZones) reset() {
-	clear(z.files)
+// reset starts the files used up in the last loop at their first zone
+// (a new loop; the others carry on).
+func (z *stridedZones) reset(usedUp []bool) {
+	for i := range z.files {
+		if i < len(usedUp) && usedUp[i] {
+			z.files[i] = zoneState{}
+		}
+	}
 }
 
 // stridedOffset returns the next offset in file fi under
@@ -66,9 +76,16 @@ func (z *stridedZones) reset() {
 func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64, random bool) (off, n uint64, ok bool) {
 	z := w.gen.zone
 	s := &z.files[fi]
+	if s.limit == 0 {
+		s.limit = f.size
+		if end := f.realEnd(); end > f.offset {
+			s.limit = end - f.offset
+		}
+	}
+	size := s.limit
 	if s.done >= z.size {
 		next := int64(s.start+z.span) + z.skip
-		if next < 0 || uint64(next) >= f.size {
+		if next < 0 || uint64(next) >= size {
 			next = 0
 		}
 		s.start = uint64(next)
@@ -83,7 +100,7 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 			// start over.
 			w.zoneReset(fi)
 		}
-		off, bs, ok = w.zoneRandom(fi, s, z.span, d, f.size, room)
+		off, bs, ok = w.zoneRandom(fi, f, s, z.span, d, size, room)
 	} else {
 		slot := seqSlot(d)
 		if s.end[slot] >= s.start+z.span {
@@ -94,16 +111,16 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 		s.end[slot] = off + bs
 		s.pos[slot] = uint64(max(next, int64(s.start)))
 	}
-	if ok && off+bs > f.size && !random && w.job.TimeBased {
+	if ok && off+bs > size && !random && w.job.TimeBased {
 		// time_based: back to the zone's start rather than ending.
 		off = s.start
-		if off+bs > f.size {
+		if off+bs > size {
 			off = 0
 		}
 		s.end[seqSlot(d)] = off + bs
 		s.pos[seqSlot(d)] = off + bs
 	}
-	if !ok || off+bs > f.size {
+	if !ok || off+bs > size {
 		return 0, 0, false
 	}
 	s.done += bs
@@ -126,11 +143,10 @@ func (w *worker) zoneReset(fi int) {
 // zoneRandom draws an offset in the zone [s.start, s.start+span) and the
 // I/O's length, as fio 3.33 does (observed with write_iolog): the blocks
 // are counted in the zone, not the file, and the random map and the LFSR
-// (both over span bytes) index them from the zone's start. The length is
-// drawn again until it fits before the region's end (an offset past it
-// ends the file), and the random map cuts it where a used block starts. A used-up map or LFSR ends the
+// (both over span bytes) index them from the zone's start. The random
+// map cuts the length where a used block starts. A used-up map or LFSR ends the
 // file for the loop, unless the job is time_based.
-func (w *worker) zoneRandom(fi int, s *zoneState, span uint64, d stats.Dir, size, room uint64) (uint64, uint64, bool) {
+func (w *worker) zoneRandom(fi int, f *jobFile, s *zoneState, span uint64, d stats.Dir, size, room uint64) (uint64, uint64, bool) {
 	j := w.job
 	g := &w.gen
 	minBS := j.BS[d]
@@ -176,10 +192,19 @@ func (w *worker) zoneRandom(fi int, s *zoneState, span uint64, d stats.Dir, size
 		w.zoneReset(fi)
 	}
 	off := s.start + blk*align
-	if off >= size {
-		return off, minBS, true // past the region's end: the file is done
+	// As observed in fio 3.33: a single block size takes no draw and is
+	// not checked against the region (zones run on to the file's end);
+	// several are drawn until one fits before the region's end (size),
+	// and where the smallest does not, the file is done.
+	idx := int(d)
+	if j.BSIsSeqRand {
+		idx = 1
 	}
-	bs := w.blockSize(d, true, min(room, size-off))
+	room = min(room, size-min(size, off))
+	if len(g.split[idx]) > 0 || max(j.BS[idx], j.BSMax[idx]) > j.BS[idx] {
+		room = min(room, f.size-min(f.size, off))
+	}
+	bs := w.blockSize(d, true, room)
 	if bs == 0 {
 		return 0, 0, false
 	}
