@@ -62,6 +62,8 @@ var randomCases = []randomCase{
 	{name: "files-random", args: "--rw=randread --bs=4k --size=4m --nrfiles=4 --file_service_type=random"},
 	{name: "files-random-3", args: "--rw=randrw --bs=4k --size=4m --nrfiles=4 --file_service_type=random:3"},
 	{name: "files-roundrobin", args: "--rw=randread --bsrange=4k-16k --size=4m --nrfiles=4 --file_service_type=roundrobin"},
+	{name: "files-loops-roundrobin", args: "--rw=randread --bsrange=4k-32k --size=256k --nrfiles=2 --loops=3 --randrepeat=0 --randseed=11"},
+	{name: "files-loops-short-end", args: "--rw=read --bsrange=4k-32k --size=250k --nrfiles=3 --loops=2"},
 	{name: "files-sequential", args: "--rw=randrw --bs=4k --size=4m --nrfiles=4 --file_service_type=sequential"},
 	{name: "randread-N", args: "--rw=randread:4 --bs=4k --size=1m", fileSize: 8 << 20},
 	{name: "randread-N-end", args: "--rw=randread:4 --bs=4k --size=1m", fileSize: 1 << 20},

@@ -320,7 +320,13 @@ func (w *worker) genStartLoop() {
 	clear(g.fileBytes)
 	g.doneOpen = 0
 	g.seqLeft, g.twPending = 0, false
-	g.curFile, g.fileLeft = 0, w.firstFileLeft()
+	if g.loops > 1 && w.job.FileService == jobspec.ServiceRoundRobin {
+		// As in fio 3.33 (observed): the round robin goes on from the
+		// file after the last one used, loop after loop.
+		g.fileLeft = 0
+	} else {
+		g.curFile, g.fileLeft = 0, w.firstFileLeft()
+	}
 	if g.zone != nil {
 		g.zone.reset(w.exhaust)
 	}

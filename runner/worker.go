@@ -476,6 +476,12 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
 		return false // rw=read:N ends a loop at the file's end (iogen.go)
 	}
+	if w.gen.loops >= j.Loops && w.totalIssued >= w.totalLimit/uint64(max(j.Loops, 1)) {
+		// Past the loops, as in fio 3.33, another loop runs only while
+		// the job has done less than a loop's amount (io_size above
+		// size): a short last block leaves no loop for the rest.
+		return false
+	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
 
