@@ -140,6 +140,9 @@ var randomCases = []randomCase{
 	{name: "strided-past-size-skip", args: "--rw=randwrite --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=128k --zoneskip=32k --random_generator=tausworthe64", fileSize: 2 << 20},
 	{name: "strided-past-size-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=512k --loops=2 --zonemode=strided --zonesize=64k --zonerange=64k", fileSize: 2 << 20},
 	{name: "strided-past-size-bsrange-48", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --loops=2", fileSize: 2 << 20},
+	{name: "strided-files", args: "--rw=randread --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
+	{name: "strided-files-seq", args: "--rw=read --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
+	{name: "strided-files-lfsr", args: "--rw=randrw --bs=4k --size=384k --nrfiles=3 --zonemode=strided --zonesize=16k --zonerange=32k --zoneskip=16k --random_generator=lfsr"},
 	{name: "strided-bsrange-offset", args: "--rw=randwrite --bsrange=4k-64k --offset=100k --size=900k --zonemode=strided --zonesize=128k --zonerange=128k", fileSize: 1 << 20},
 	{name: "two-jobs", jobFile: `[global]
 filename=F

@@ -34,13 +34,17 @@ import (
 type stridedZones struct {
 	size, span uint64 // zonesize, zonerange
 	skip       int64  // zoneskip
-	files      []zoneState
+	// done counts the bytes issued since the last move to a new zone.
+	// As observed in fio 3.33, the count is the job's, not a file's:
+	// with several files, the file whose I/O finds it at zonesize moves
+	// on, and the count starts again.
+	done  uint64
+	files []zoneState
 }
 
 // zoneState is the current zone of one file.
 type zoneState struct {
 	start uint64    // region-relative start of the zone
-	done  uint64    // bytes issued in the zone
 	pos   [2]uint64 // next sequential offset per direction
 	end   [2]uint64 // end of the last sequential I/O per direction
 	limit uint64    // the file's end, region-relative; 0: not read yet
@@ -65,6 +69,7 @@ func (z *stridedZones) reset(usedUp []bool) {
 	for i := range z.files {
 		if i < len(usedUp) && usedUp[i] {
 			z.files[i] = zoneState{}
+			z.done = 0
 		}
 	}
 }
@@ -83,18 +88,18 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 		}
 	}
 	size := s.limit
-	if s.done >= z.size {
+	if z.done >= z.size {
 		next := int64(s.start+z.span) + z.skip
 		if next < 0 || uint64(next) >= size {
 			next = 0
 		}
 		s.start = uint64(next)
-		s.done = 0
+		z.done = 0
 		s.pos = [2]uint64{s.start, s.start}
 		s.end = s.pos
 	}
 	if random {
-		if s.done%z.span == 0 {
+		if z.done%z.span == 0 {
 			// As fio 3.33 does (observed): at a zone's start, and after
 			// each zonerange bytes in it, the random map and the LFSR
 			// start over.
@@ -123,9 +128,9 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 	if !ok || off+bs > size {
 		return 0, 0, false
 	}
-	s.done += bs
+	z.done += bs
 	if d == stats.Trim && w.job.RW.Writes() {
-		s.done += bs // trimwrite: the write of the same block counts too
+		z.done += bs // trimwrite: the write of the same block counts too
 	}
 	return f.offset + off, bs, true
 }
