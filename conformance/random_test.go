@@ -143,6 +143,11 @@ var randomCases = []randomCase{
 	{name: "strided-files", args: "--rw=randread --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
 	{name: "strided-files-seq", args: "--rw=read --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
 	{name: "strided-files-lfsr", args: "--rw=randrw --bs=4k --size=384k --nrfiles=3 --zonemode=strided --zonesize=16k --zonerange=32k --zoneskip=16k --random_generator=lfsr"},
+	{name: "strided-percentage", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --percentage_random=50", fileSize: 1 << 20},
+	{name: "strided-percentage-rw", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=32k --zonerange=64k --percentage_random=30,70", fileSize: 1 << 20},
+	{name: "strided-percentage-lfsr-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=64k --percentage_random=40 --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-randrw-N", args: "--rw=randrw:4 --bs=4k --size=1m --zonemode=strided --zonesize=64k", fileSize: 1 << 20},
+	{name: "strided-randread-N-wide", args: "--rw=randread:3 --bs=4k --size=1m --zonemode=strided --zonesize=128k --zonerange=64k", fileSize: 1 << 20},
 	{name: "strided-bsrange-offset", args: "--rw=randwrite --bsrange=4k-64k --offset=100k --size=900k --zonemode=strided --zonesize=128k --zonerange=128k", fileSize: 1 << 20},
 	{name: "two-jobs", jobFile: `[global]
 filename=F

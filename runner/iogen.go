@@ -729,9 +729,18 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		// percentage_random: a draw in [1, 100] per direction; above
 		// the percentage the I/O continues from the direction's last.
-		if j.PercentageRandom[d] < 100 && g.pctRng[d].Between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+		if j.PercentageRandom[d] < 100 && g.pctRng[d].Between(1, 100) > uint64(j.PercentageRandom[d]) {
 			seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
 		}
+	}
+	if seq && g.zone != nil {
+		// zonemode=strided (zone.go): on from the direction's last
+		// position in the zone.
+		if bs = w.blockSize(d, false, room); bs == 0 {
+			g.seqLeft = 0
+			return 0, 0, false
+		}
+		return w.stridedOffset(fi, f, d, bs, room, false)
 	}
 	if seq {
 		if seqAt < f.size || f.offset+seqAt < f.realEnd() { // no fstat inside the region

@@ -98,14 +98,21 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 		s.pos = [2]uint64{s.start, s.start}
 		s.end = s.pos
 	}
+	if w.job.RW.Random() && z.done%z.span == 0 {
+		// As fio 3.33 does (observed): at a zone's start, and after each
+		// zonerange bytes in it, the random map and the LFSR start over,
+		// and sequential I/O (percentage_random) starts at the zone's
+		// start.
+		w.zoneReset(fi)
+		s.pos = [2]uint64{s.start, s.start}
+		s.end = s.pos
+	}
 	if random {
-		if z.done%z.span == 0 {
-			// As fio 3.33 does (observed): at a zone's start, and after
-			// each zonerange bytes in it, the random map and the LFSR
-			// start over.
-			w.zoneReset(fi)
-		}
 		off, bs, ok = w.zoneRandom(fi, f, s, z.span, d, size, room)
+		if ok {
+			// The next sequential I/O follows this one.
+			s.pos[seqSlot(d)], s.end[seqSlot(d)] = off+bs, off+bs
+		}
 	} else {
 		slot := seqSlot(d)
 		if s.end[slot] >= s.start+z.span {
