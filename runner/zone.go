@@ -3,10 +3,10 @@ package runner
 // zonemode=strided, as fio 3.33 does it (observed with write_iolog):
 //
 //   - A file's region is cut into zones of zonerange bytes (zonesize by
-//     default); the job does zonesize bytes in a zone, then moves to the
-//     zone that starts zoneskip bytes after the zone's end. Zones are
-//     shared by the directions: on a move, each direction starts at the
-//     new zone's start.
+//     default); the job does zonesize bytes in a zone (counted over all
+//     its files), then moves to the zone that starts zoneskip bytes after
+//     the zone's end. Zones are shared by the directions: on a move, each
+//     direction starts at the new zone's start.
 //   - A zone that starts at or past the file's end wraps to the region's
 //     start: zones run on past the region (size) to the end of the file
 //     itself, and an I/O past the file's end ends the file for the loop.
@@ -14,16 +14,19 @@ package runner
 //     closed) starts again at its first zone when it is opened again.
 //   - Sequential I/O wraps to the zone's start when the last I/O ended at
 //     or past the zone's end (zonesize larger than zonerange visits a zone
-//     several times); the rw=read:N skip is added after that check. An I/O
-//     that would run past the region's end ends the file for the loop.
+//     several times); the rw=read:N skip is added after that check. In a
+//     random job, sequential decisions (percentage_random, rw=randread:N)
+//     go on from the direction's last I/O, random or not.
 //   - Random I/O draws blocks of the zone, counted from its start, from
 //     the offset stream or the LFSR (random_generator=lfsr); the random
 //     map and the LFSR cover one zone (zonerange bytes). Without
 //     norandommap a used block is traded for the zone's next free one
 //     (wrapping inside the zone) and an I/O is cut where a used block
-//     starts. At the zone's start and after each zonerange bytes done in
-//     it, the map and the LFSR start over; a map or LFSR used up before
-//     ends the file for the loop.
+//     starts; several block sizes must fit before the region's end, a
+//     single one is not checked. At the zone's start and after each
+//     zonerange bytes done in it, the map and the LFSR start over (and
+//     sequential decisions start at the zone's start); a map or LFSR used
+//     up before ends the file for the loop.
 
 import (
 	"github.com/gofio/gofio/jobspec"
