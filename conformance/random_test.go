@@ -164,6 +164,8 @@ rw=randread
 bsrange=4k-16k
 write_iolog=c.log
 `, fileSize: 1 << 20},
+	{name: "data-zero-dedupe", args: "--rw=write --bs=4k --size=256k --zero_buffers --dedupe_percentage=50", fileSize: 1 << 20, data: true},
+	{name: "data-zero-compress", args: "--rw=randwrite --bs=4k --size=256k --zero_buffers --buffer_compress_percentage=50", fileSize: 1 << 20, data: true},
 	{name: "data-dedupe-global", jobFile: `[global]
 filename=F
 ioengine=psync

@@ -220,8 +220,10 @@ func (b *bufState) init(j *jobspec.Job, region uint64, seeds *[nSeeds]uint64, us
 	b.dedupe = j.DedupePercentage
 	b.refill = j.RefillBuffers || b.compress > 0 || b.dedupe > 0
 	b.scramble = j.ScrambleBuffers && !j.ZeroBuffers && b.pattern == nil && !b.refill
-	if j.ZeroBuffers {
-		b.zeros, b.refill, b.compress, b.dedupe = true, false, 0, 0
+	if j.ZeroBuffers && b.compress == 0 && b.dedupe == 0 {
+		// As observed in fio 3.33, buffer_compress_percentage and
+		// dedupe_percentage take precedence over zero_buffers.
+		b.zeros, b.refill = true, false
 	}
 	if b.compress >= 100 {
 		// As in fio: all zeros.
