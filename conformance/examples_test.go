@@ -139,8 +139,8 @@ func TestFilesAndBytes(t *testing.T) {
 		{"bssplit", "--name=bs --bssplit=4k/10:64k/50:32k/40 --filesize=1m --rw=randwrite"},
 		{"io_size loops", "--name=il --filesize=64k --io_size=192k --rw=randread --bsrange=4k-16k"},
 		{"number_ios", "--name=ni --filesize=64k --number_ios=5"},
-		// number_ios counts each loop's I/Os: 3 loops of 5, and of 8 when
-		// the region (8 blocks) ends a loop first.
+		// number_ios times loops, over the loops: one loop of 15, and
+		// loops of 8 when the region (8 blocks) ends a loop first.
 		{"number_ios loops", "--name=nl --filesize=64k --number_ios=5 --loops=3"},
 		{"number_ios past region", "--name=np --filesize=32k --number_ios=12 --loops=2 --rw=write"},
 		{"trimwrite on file", "--name=tw --ioengine=falloc --filesize=64k --rw=randtrimwrite"},

@@ -62,6 +62,8 @@ var randomCases = []randomCase{
 	{name: "files-random", args: "--rw=randread --bs=4k --size=4m --nrfiles=4 --file_service_type=random"},
 	{name: "files-random-3", args: "--rw=randrw --bs=4k --size=4m --nrfiles=4 --file_service_type=random:3"},
 	{name: "files-roundrobin", args: "--rw=randread --bsrange=4k-16k --size=4m --nrfiles=4 --file_service_type=roundrobin"},
+	{name: "files-loops-roundrobin", args: "--rw=randread --bsrange=4k-32k --size=256k --nrfiles=2 --loops=3 --randrepeat=0 --randseed=11"},
+	{name: "files-loops-short-end", args: "--rw=read --bsrange=4k-32k --size=250k --nrfiles=3 --loops=2"},
 	{name: "files-sequential", args: "--rw=randrw --bs=4k --size=4m --nrfiles=4 --file_service_type=sequential"},
 	{name: "randread-N", args: "--rw=randread:4 --bs=4k --size=1m", fileSize: 8 << 20},
 	{name: "randread-N-end", args: "--rw=randread:4 --bs=4k --size=1m", fileSize: 1 << 20},
@@ -79,10 +81,18 @@ var randomCases = []randomCase{
 	{name: "loops-rwmix", args: "--rw=randrw --rwmixread=30 --bs=4k --size=1m --loops=2", fileSize: 1 << 20},
 	{name: "loops-rwmix-randseed", args: "--rw=randrw --rwmixread=30 --bs=4k --size=1m --loops=2 --randseed=3", fileSize: 1 << 20},
 	{name: "io-size", args: "--rw=randread --bs=4k --size=1m --io_size=2m", fileSize: 1 << 20},
+	{name: "loops-number-ios", args: "--rw=randread --bs=4k --size=1m --number_ios=3 --loops=3", fileSize: 1 << 20},
+	{name: "loops-number-ios-randrw", args: "--rw=randrw --bs=4k --size=1m --number_ios=3 --loops=2", fileSize: 1 << 20},
+	{name: "loops-number-ios-exhaust", args: "--rw=randread --bs=4k --size=12k --number_ios=2 --loops=3", fileSize: 1 << 20},
+	{name: "loops-io-size", args: "--rw=randread --bs=4k --size=64k --io_size=32k --loops=3", fileSize: 1 << 20},
+	{name: "loops-io-size-pct", args: "--rw=randrw --bs=4k --size=64k --io_size=50% --loops=3", fileSize: 1 << 20},
+	{name: "loops-io-size-seq", args: "--rw=read --bs=4k --size=64k --io_size=32k --loops=3", fileSize: 1 << 20},
 	{name: "number-ios", args: "--rw=randrw --bs=4k --size=1m --number_ios=100", fileSize: 1 << 20},
 	{name: "blockalign", args: "--rw=randread --bs=4k --size=1m --blockalign=8k", fileSize: 1 << 20},
 	{name: "rwmixwrite-bs", args: "--rw=randrw --rwmixwrite=20 --bs=8k,4k --size=1m", fileSize: 1 << 20},
 	{name: "bs-unaligned", args: "--rw=randwrite --bsrange=2k-10k --bs_unaligned --size=1m", fileSize: 1 << 20},
+	{name: "bs-unaligned-end", args: "--rw=randwrite --bsrange=1000-5000 --bs_unaligned --size=1m", fileSize: 1 << 20},
+	{name: "bs-unaligned-verify", args: "--rw=randwrite --bsrange=1000-5000 --bs_unaligned --verify=crc32c --size=1m", fileSize: 1 << 20},
 	{name: "null", args: "--ioengine=null --rw=randrw --iodepth=8 --size=64M",
 		noLog: "fio 3.33 logs some of the null engine's I/Os twice at iodepth > 1"},
 	{name: "data-noscramble", args: "--rw=write --bs=4k --size=256k --scramble_buffers=0", fileSize: 1 << 20, data: true},
@@ -96,12 +106,20 @@ var randomCases = []randomCase{
 	{name: "data-loops", args: "--rw=write --bs=4k --size=256k --refill_buffers --loops=2 --randseed=9", fileSize: 1 << 20, data: true},
 	{name: "data-dedupe", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=50", fileSize: 1 << 20, data: true},
 	{name: "data-dedupe-iodepth", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=60 --ioengine=libaio --iodepth=4", fileSize: 1 << 20, data: true},
-	{name: "data-dedupe-bs", args: "--rw=write --bs=16k,8k --size=256k --dedupe_percentage=60", fileSize: 1 << 20, data: true,
-		skip: "dedupe_percentage with a write block size below the largest block size fills other buffers than fio's (docs/compat.md)"},
+	{name: "data-dedupe-bs", args: "--rw=write --bs=16k,8k --size=256k --dedupe_percentage=60", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-bssplit", args: "--rw=randwrite --bssplit=4k/50:16k/30:8k/20 --size=256k --dedupe_percentage=40", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws", args: "--rw=randwrite --bs=4k --size=256k --dedupe_percentage=60 --dedupe_mode=working_set --dedupe_working_set_percentage=25", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=256k --dedupe_percentage=50 --dedupe_mode=working_set --dedupe_working_set_percentage=10", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws-compress", args: "--rw=write --bs=8k --size=256k --dedupe_percentage=50 --dedupe_mode=working_set --dedupe_working_set_percentage=30 --buffer_compress_percentage=40 --buffer_compress_chunk=1k", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws-iodepth", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=50 --dedupe_mode=working_set --ioengine=libaio --iodepth=4", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws-64", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=50 --dedupe_mode=working_set --random_generator=tausworthe64", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-ws-loops", args: "--rw=randwrite --bs=8k --size=256k --dedupe_percentage=30 --dedupe_mode=working_set --loops=2 --randrepeat=0 --randseed=4", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-layout", args: "--rw=randrw --bs=4k --size=256k --dedupe_percentage=50 --filename=new", data: true},
+	{name: "data-dedupe-layout-ws", args: "--rw=randrw --bsrange=4k-16k --size=256k --dedupe_percentage=30 --dedupe_mode=working_set --dedupe_working_set_percentage=20 --filename=new", data: true},
+	{name: "data-dedupe-layout-all", args: "--rw=randrw --bs=4k --size=256k --dedupe_percentage=100 --filename=new", data: true},
 	{name: "data-dedupe-all", args: "--rw=randwrite --bs=4k --size=256k --dedupe_percentage=100 --buffer_compress_chunk=0", fileSize: 1 << 20, data: true},
 	{name: "data-dedupe-compress", args: "--rw=write --bs=4k --size=256k --dedupe_percentage=30 --buffer_compress_percentage=40", fileSize: 1 << 20, data: true},
-	{name: "data-dedupe-bsrange", args: "--rw=write --bsrange=4k-16k --size=256k --dedupe_percentage=70", fileSize: 1 << 20, data: true,
-		skip: "dedupe_percentage with bsrange or bssplit fills other buffers than fio's (docs/compat.md)"},
+	{name: "data-dedupe-bsrange", args: "--rw=write --bsrange=4k-16k --size=256k --dedupe_percentage=70", fileSize: 1 << 20, data: true},
 	{name: "percentage-bsrange-norandommap", args: "--rw=randread --percentage_random=50 --bsrange=4k-64k --norandommap --size=1m", fileSize: 1 << 20},
 	{name: "randrw-N-bsrange", args: "--rw=randread:3 --bsrange=4k-64k --size=1m", fileSize: 4 << 20},
 	{name: "bssplit-percentage", args: "--rw=randrw --bssplit=4k/30:64k/70 --percentage_random=60 --size=1m", fileSize: 1 << 20},
@@ -109,8 +127,28 @@ var randomCases = []randomCase{
 	{name: "strided", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=256k", fileSize: 1 << 20},
 	{name: "strided-skip", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=128k --zoneskip=128k", fileSize: 1 << 20},
 	{name: "strided-full-zone", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=256k --zonerange=64k --zoneskip=64k", fileSize: 1 << 20},
-	{name: "strided-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=32k --zonerange=128k --zoneskip=64k", fileSize: 1 << 20,
-		skip: "zonemode=strided with bsrange or bssplit draws its offsets otherwise than fio (docs/compat.md)"},
+	{name: "strided-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=32k --zonerange=128k --zoneskip=64k", fileSize: 1 << 20},
+	{name: "strided-lfsr", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=192k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-offset", args: "--rw=randrw --bs=4k --offset=256k --size=512k --zonemode=strided --zonesize=64k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-lfsr-bssplit", args: "--rw=randrw --bssplit=4k/50:16k/30:8k/20 --size=1m --zonemode=strided --zonesize=256k --zonerange=64k --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-bssplit-iosize", args: "--rw=randrw --bssplit=4k/50:16k/30:8k/20 --size=1m --io_size=3m --zonemode=strided --zonesize=256k --zonerange=64k", fileSize: 1 << 20},
+	{name: "strided-bsrange-norandommap", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --norandommap", fileSize: 1 << 20},
+	{name: "strided-bsrange-backskip", args: "--rw=randwrite --bsrange=4k-64k --size=1m --zonemode=strided --zonesize=128k --zonerange=128k --zoneskip=-64k", fileSize: 1 << 20},
+	{name: "strided-past-size", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --loops=2", fileSize: 2 << 20},
+	{name: "strided-past-size-seq", args: "--rw=read --bs=4k --size=256k --zonemode=strided --zonesize=16k --zonerange=32k --loops=2", fileSize: 2 << 20},
+	{name: "strided-past-size-skip", args: "--rw=randwrite --bs=4k --size=1m --zonemode=strided --zonesize=64k --zonerange=128k --zoneskip=32k --random_generator=tausworthe64", fileSize: 2 << 20},
+	{name: "strided-past-size-bsrange", args: "--rw=randwrite --bsrange=4k-16k --size=512k --loops=2 --zonemode=strided --zonesize=64k --zonerange=64k", fileSize: 2 << 20},
+	{name: "strided-past-size-bsrange-48", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=48k --zonerange=64k --loops=2", fileSize: 2 << 20},
+	{name: "strided-files", args: "--rw=randread --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
+	{name: "strided-files-seq", args: "--rw=read --bs=4k --size=256k --nrfiles=2 --zonemode=strided --zonesize=16k --zonerange=32k"},
+	{name: "strided-files-lfsr", args: "--rw=randrw --bs=4k --size=384k --nrfiles=3 --zonemode=strided --zonesize=16k --zonerange=32k --zoneskip=16k --random_generator=lfsr"},
+	{name: "strided-percentage", args: "--rw=randread --bs=4k --size=1m --zonemode=strided --zonesize=64k --percentage_random=50", fileSize: 1 << 20},
+	{name: "strided-percentage-rw", args: "--rw=randrw --bs=4k --size=1m --zonemode=strided --zonesize=32k --zonerange=64k --percentage_random=30,70", fileSize: 1 << 20},
+	{name: "strided-percentage-lfsr-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=1m --zonemode=strided --zonesize=64k --percentage_random=40 --random_generator=lfsr", fileSize: 1 << 20},
+	{name: "strided-randrw-N", args: "--rw=randrw:4 --bs=4k --size=1m --zonemode=strided --zonesize=64k", fileSize: 1 << 20},
+	{name: "strided-randread-N-wide", args: "--rw=randread:3 --bs=4k --size=1m --zonemode=strided --zonesize=128k --zonerange=64k", fileSize: 1 << 20},
+	{name: "strided-bsrange-offset", args: "--rw=randwrite --bsrange=4k-64k --offset=100k --size=900k --zonemode=strided --zonesize=128k --zonerange=128k", fileSize: 1 << 20},
 	{name: "two-jobs", jobFile: `[global]
 filename=F
 bs=4k
@@ -126,6 +164,37 @@ rw=randread
 bsrange=4k-16k
 write_iolog=c.log
 `, fileSize: 1 << 20},
+	{name: "data-zero-dedupe", args: "--rw=write --bs=4k --size=256k --zero_buffers --dedupe_percentage=50", fileSize: 1 << 20, data: true},
+	{name: "data-zero-compress", args: "--rw=randwrite --bs=4k --size=256k --zero_buffers --buffer_compress_percentage=50", fileSize: 1 << 20, data: true},
+	{name: "data-dedupe-global", jobFile: `[global]
+filename=F
+ioengine=psync
+bs=4k
+size=128k
+dedupe_percentage=40
+dedupe_mode=working_set
+dedupe_global=1
+dedupe_working_set_percentage=30
+[a]
+rw=randwrite
+write_iolog=a.log
+[b]
+rw=write
+offset=128k
+randseed=7
+write_iolog=b.log
+[c]
+rw=write
+offset=256k
+dedupe_global=0
+dedupe_mode=repeat
+write_iolog=c.log
+[d]
+rw=randwrite
+offset=384k
+bsrange=4k-16k
+write_iolog=d.log
+`, fileSize: 1 << 20, data: true},
 	{name: "numjobs-randseed", args: "--rw=randrw --rwmixread=40 --bs=4k --size=1m --randseed=77 --numjobs=3", fileSize: 1 << 20,
 		noLog: "the clones share one write_iolog file"},
 	{name: "numjobs", args: "--rw=randrw --bs=4k --size=1m --numjobs=2", fileSize: 1 << 20,

@@ -67,6 +67,7 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 	j.GroupID = b.group
 	b.plan.Jobs = append(b.plan.Jobs, j)
 	j.ThreadNumber = len(b.plan.Jobs)
+	j.drawStartDelay() // before the clones copy it, as in fio
 	b.origins = append(b.origins, j)
 	n := j.NumJobs
 	if n == 0 {
@@ -110,6 +111,9 @@ func (b *Builder) check(j *Job) error {
 		return b.fail("fio: rate and rate_iops are mutually exclusive")
 	}
 	if msg := j.rateMinProblems(); msg != "" {
+		return b.fail(msg)
+	}
+	if msg := j.dedupeProblem(); msg != "" {
 		return b.fail(msg)
 	}
 	j.Verify.fitInterval(j)
@@ -162,4 +166,23 @@ func (b *Builder) checkWaitFor(j *Job) error {
 		return b.fail(fmt.Sprintf("%s: multiple waitees %s found,\nplease avoid duplicates when using wait_for option.", j.Name, j.WaitFor))
 	}
 	return nil
+}
+
+// dedupeProblem is fio 3.33's refusal of dedupe_mode=working_set
+// settings, or "".
+func (j *Job) dedupeProblem() string {
+	if j.DedupeMode != DedupeWorkingSet {
+		return ""
+	}
+	if j.DedupePercentage+j.DedupeWorkingSetPct > 100 {
+		return fmt.Sprintf("fio: impossible to reach expected dedupe percentage %d since %d percentage of size is reserved to dedupe working set (those are unique pages)", j.DedupePercentage, j.DedupeWorkingSetPct)
+	}
+	n := len(j.Filename)
+	if n == 0 {
+		n = j.NRFiles
+	}
+	if j.DedupePercentage > 0 && n > 1 {
+		return fmt.Sprintf("fio: dedupe working set mode supported with single file per job, but %d files provided", n)
+	}
+	return ""
 }

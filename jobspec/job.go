@@ -124,7 +124,9 @@ type Job struct {
 	Runtime    uint64 // µs
 	TimeBased  bool
 	RampTime   uint64 // µs
-	StartDelay uint64 // µs
+	StartDelay uint64 // µs; with a range, drawn when the job is added
+	// StartDelayHigh is the high end of a startdelay range (µs), or 0.
+	StartDelayHigh uint64
 
 	Fsync      int
 	Fdatasync  int

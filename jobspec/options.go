@@ -68,7 +68,7 @@ var options = []Option{
 	{Name: "overwrite", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "When writing, set whether to overwrite current data", store: boolStore(func(j *Job) *bool { return &j.Overwrite })},
 	{Name: "loops", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Range: "min=0, max=-1", Help: "Number of times to run the job", store: storeInt(func(j *Job) *int { return &j.Loops })},
 	{Name: "numjobs", Kind: KindInt, Type: "integer value (opt=100)", Default: "1", Range: "min=0, max=-1", Help: "Duplicate this job this many times", store: storeInt(func(j *Job) *int { return &j.NumJobs })},
-	{Name: "startdelay", Kind: KindTimeSec, LowHigh: true, Type: "string with time postfix (opt=10s)", Default: "0", Help: "Only start job when this period has passed", Set: setTime(second, func(j *Job) *uint64 { return &j.StartDelay })},
+	{Name: "startdelay", Kind: KindTimeSec, LowHigh: true, Type: "string with time postfix (opt=10s)", Default: "0", Help: "Only start job when this period has passed", Set: setStartDelay},
 	{Name: "runtime", Alias: "timeout", Kind: KindTimeSec, Type: "string with time postfix (opt=10s)", Default: "0", Help: "Stop workload when this amount of time has passed", Set: setTime(second, func(j *Job) *uint64 { return &j.Runtime })},
 	{Name: "time_based", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Keep running until runtime/timeout is met", Set: setFlag(func(j *Job) *bool { return &j.TimeBased })},
 	{Name: "verify_only", Kind: KindFlag, Type: "empty or boolean value ([0|1])", Help: "Verifies previously written data is still valid", Set: setFlag(func(j *Job) *bool { return &j.Verify.Only })},

@@ -127,6 +127,12 @@ func (t VerifyType) HeaderSize() int {
 // verify_interval=1M, or bs=8k with verify_interval=3000, write one header
 // per block.
 func (o *VerifyOptions) fitInterval(j *Job) {
+	if o.Interval == 0 && o.Type.HeaderSize() > 0 && !j.BSUnaligned && (j.BSMax[1] > j.BS[1] || len(j.BSSplit[1]) > 0) {
+		// Observed in fio 3.33: with several write block sizes (bsrange,
+		// bssplit) each smallest write block gets its own header (with
+		// bs_unaligned, each I/O one).
+		o.Interval = int(j.BS[1])
+	}
 	if bs := j.BS[1]; o.Interval > 0 && bs%uint64(o.Interval) != 0 {
 		o.Interval = int(bs)
 	}

@@ -129,3 +129,36 @@ func TestVerifyIntervalFit(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyIntervalSeveralSizes keeps fio 3.33's header per smallest
+// write block with bsrange or bssplit and no verify_interval (observed
+// in the files it writes); bs_unaligned keeps one header per I/O.
+func TestVerifyIntervalSeveralSizes(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(j *Job)
+		want int
+	}{
+		{"bsrange", func(j *Job) { j.BS, j.BSMax = [3]uint64{4096, 4096, 4096}, [3]uint64{32768, 32768, 32768} }, 4096},
+		{"bssplit", func(j *Job) {
+			j.BS, j.BSMax = [3]uint64{4096, 4096, 4096}, [3]uint64{16384, 16384, 16384}
+			j.BSSplit[1] = []BSSplit{{Size: 4096, Percent: 50}, {Size: 16384, Percent: 50}}
+		}, 4096},
+		{"interval given", func(j *Job) {
+			j.BS, j.BSMax, j.Verify.Interval = [3]uint64{8192, 8192, 8192}, [3]uint64{32768, 32768, 32768}, 2048
+		}, 2048},
+		{"unaligned", func(j *Job) {
+			j.BS, j.BSMax, j.BSUnaligned = [3]uint64{1000, 1000, 1000}, [3]uint64{5000, 5000, 5000}, true
+		}, 0},
+		{"one size", func(j *Job) { j.BS, j.BSMax = [3]uint64{4096, 4096, 4096}, [3]uint64{4096, 4096, 4096} }, 0},
+	}
+	for _, tt := range tests {
+		j := defaults()
+		j.Verify.Type = VerifyCRC32C
+		tt.set(j)
+		j.Verify.fitInterval(j)
+		if j.Verify.Interval != tt.want {
+			t.Errorf("%s: verify_interval %d, want %d", tt.name, j.Verify.Interval, tt.want)
+		}
+	}
+}

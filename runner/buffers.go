@@ -31,12 +31,13 @@ package runner
 //	buffer_compress_percentage  new random bytes, each buffer_compress_chunk
 //	                            ending in that percentage of zeros (or of
 //	                            the pattern)
-//	dedupe_percentage           that share of the writes repeats an earlier
-//	                            buffer: the previous one (dedupe_mode=repeat),
-//	                            or one of a working set of
-//	                            dedupe_working_set_percentage of the job's
-//	                            blocks (working_set), shared by every job
-//	                            with dedupe_global
+//	dedupe_percentage           that share of the buffers (a draw per
+//	                            buffer) repeats another: with
+//	                            dedupe_mode=repeat the next new one (its
+//	                            seeds drawn without using them up), with
+//	                            working_set one of the first new buffers
+//	                            of dedupe_working_set_percentage of the
+//	                            job's size, picked by a draw
 //	scramble_buffers (default)  with none of the above, 8 bytes of each 512
 //	                            changed, which defeats naive dedupe
 //
@@ -49,8 +50,7 @@ package runner
 // when the job starts (drawn even where gofio need not fill, so that the
 // writes' seeds are fio's), then one per refilled write (per chunk when
 // compressing). scramble_buffers puts the clock into fio's buffers, so
-// their bytes cannot be fio's; dedupe_percentage's repeated buffers are
-// not drawn as fio draws them.
+// their bytes cannot be fio's.
 
 import (
 	"encoding/binary"
@@ -77,17 +77,16 @@ type bufState struct {
 	compress int // percent of each chunk that compresses
 	chunk    int
 	dedupe   int // percent of writes repeating a buffer
-	working  uint64
-	global   bool
 
-	rng      rng.Stream // dedupe draws
-	bufRng   rng.Stream // buffer seeds
-	prev     rng.Stream // bufRng before the last new buffer's draw (dedupe)
-	minBS    int        // the smallest write block (compression chunks)
-	fioFills bool       // fio fills the buffers when the job starts
-	seedBase uint64
-	lastSeed uint64
-	have     bool
+	rng      rng.Stream   // dedupe draws
+	bufRng   rng.Stream   // buffer seeds
+	prev     rng.Stream   // bufRng as seeded (dedupe_percentage=100)
+	wsRng    rng.Stream   // dedupe_mode=working_set: picks a page
+	pages    []rng.Stream // the working set: bufRng at each page's start
+	rep      rng.Stream   // a repeated buffer's stream
+	draws    dedupeDraws  // draws made from rng and wsRng
+	minBS    int          // the smallest write block (compression chunks)
+	fioFills bool         // fio fills the buffers when the job starts
 	count    uint64
 
 	// pending is the memory fillBuffers still has to fill before the
@@ -121,27 +120,21 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 		skip := (align - base%align) % align
 		mem = mem[skip : skip+per*uint64(depth)]
 	}
-	w.bufs.init(j, w.regionBytes/max(minBS(j), 1), &w.gen.seeds, j.RandomGenerator == jobspec.GenTausworthe64)
+	w.bufs.init(j, w.regionBytes, &w.gen.seeds, j.RandomGenerator == jobspec.GenTausworthe64)
 	for _, f := range w.files {
 		w.bufs.skipSeeds(f.bufSeeds) // drawn laying the files out
+		w.bufs.skipDraws(f.bufDraws)
 	}
 	if w.bufs.needsFill(j) {
 		w.bufs.pending, w.bufs.per = mem, per
 	} else if w.bufs.fioFills {
 		// fio fills the buffers here; gofio need not (each write fills
 		// its own), but draws their seeds as fio does.
-		n := size
-		for i := range depth {
-			if i > 0 && w.bufs.dedupe > 0 && w.bufs.working == 0 {
-				// Observed in fio 3.33: with dedupe_percentage, the
-				// first fills after the first take the dedupe draw of
-				// a write, a repeat drawing no seed.
-				if w.bufs.rng.Between(1, 100) <= uint64(w.bufs.dedupe) {
-					continue
-				}
-				w.bufs.prev = w.bufs.bufRng
+		for range depth {
+			// Each fill takes its dedupe draws; a repeat uses up no seed.
+			if r := w.bufs.dedupeSource(); r == &w.bufs.bufRng {
+				w.bufs.skipSeeds(w.bufs.seedsFor(size))
 			}
-			w.bufs.skipSeeds(w.bufs.seedsFor(n))
 		}
 	}
 	return mem, per, nil
@@ -214,10 +207,10 @@ func memError(j *jobspec.Job, err error) error {
 	return e
 }
 
-// init reads the buffer options of j; blocks is the number of blocks of
-// the job's files (the dedupe working set is a share of them); seeds are
-// the job's seed slots.
-func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, use64 bool) {
+// init reads the buffer options of j; region is the bytes of the job's
+// files (the dedupe working set is a share of the job's size, or of
+// them); seeds are the job's seed slots.
+func (b *bufState) init(j *jobspec.Job, region uint64, seeds *[nSeeds]uint64, use64 bool) {
 	b.pattern = j.BufferPattern
 	b.compress = j.BufferCompressPercentage
 	b.chunk = j.BufferCompressChunk
@@ -227,8 +220,10 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, us
 	b.dedupe = j.DedupePercentage
 	b.refill = j.RefillBuffers || b.compress > 0 || b.dedupe > 0
 	b.scramble = j.ScrambleBuffers && !j.ZeroBuffers && b.pattern == nil && !b.refill
-	if j.ZeroBuffers {
-		b.zeros, b.refill, b.compress, b.dedupe = true, false, 0, 0
+	if j.ZeroBuffers && b.compress == 0 && b.dedupe == 0 {
+		// As observed in fio 3.33, buffer_compress_percentage and
+		// dedupe_percentage take precedence over zero_buffers.
+		b.zeros, b.refill = true, false
 	}
 	if b.compress >= 100 {
 		// As in fio: all zeros.
@@ -238,14 +233,130 @@ func (b *bufState) init(j *jobspec.Job, blocks uint64, seeds *[nSeeds]uint64, us
 	b.minBS = int(j.BS[1])
 	b.fioFills = (j.RW.Writes() || len(j.ReadIolog) > 0) && !b.zeros && (b.pattern == nil || b.compress > 0)
 	b.reseed(seeds, use64)
-	b.seedBase = j.RandSeed ^ uint64(j.JobNum)<<32
-	if j.DedupeMode == jobspec.DedupeWorkingSet && b.dedupe > 0 {
-		b.working = max(1, blocks*uint64(j.DedupeWorkingSetPct)/100)
-		b.global = j.DedupeGlobal
-		if b.global {
-			b.seedBase = 0x5eed
+	b.pages = nil
+	size := j.Size
+	if size == 0 {
+		size = region
+	}
+	if j.DedupeMode == jobspec.DedupeWorkingSet && b.dedupe > 0 && b.dedupe < 100 && size > 0 {
+		// As observed in fio 3.33: the working set is the first new
+		// buffers the job's buffer stream makes, each page the smallest
+		// write block (its seeds one per compression chunk), as many as
+		// dedupe_working_set_percentage of the job's size holds (with
+		// none, every repeat is the first).
+		bs := uint64(max(b.minBS, 1))
+		n := size * uint64(j.DedupeWorkingSetPct) / 100 / bs
+		per := b.seedsFor(bs)
+		b.pages = make([]rng.Stream, max(n, 1))
+		r := b.bufRng
+		for i := range b.pages {
+			b.pages[i] = r
+			for range per {
+				r.NextSeed()
+			}
 		}
 	}
+}
+
+// globalPages makes the working set of job j, under dedupe_global, as
+// fio 3.33 does (observed): every job of the run takes an equal share of
+// j's page count, whatever its own options, j's own first pages first,
+// then those of the jobs after it, wrapping round; a job's pages are the
+// first new buffers of its own buffer stream.
+func (b *bufState) globalPages(j *jobspec.Job, tasks []*task) {
+	if !j.DedupeGlobal || len(b.pages) == 0 {
+		return
+	}
+	var peers []*jobspec.Job
+	self := -1
+	for _, t := range tasks {
+		if t.job == j {
+			self = len(peers)
+		}
+		peers = append(peers, t.job)
+	}
+	if self < 0 || len(peers) < 2 {
+		return
+	}
+	share := uint64(len(b.pages) / len(peers))
+	if share == 0 {
+		return
+	}
+	per := b.seedsFor(uint64(max(b.minBS, 1)))
+	starts := make([]rng.Stream, len(peers))
+	for k, p := range peers {
+		seeds, _ := jobSeeds(p)
+		starts[k].Seed(seeds[seedBuf], p.RandomGenerator == jobspec.GenTausworthe64)
+	}
+	var r rng.Stream
+	for i := range b.pages {
+		if uint64(i)%share == 0 {
+			r = starts[(self+i/int(share))%len(peers)]
+		}
+		b.pages[i] = r
+		for range per {
+			r.NextSeed()
+		}
+	}
+}
+
+// dedupeSource takes a buffer's dedupe draws and returns the stream its
+// seeds come from: the buffer stream for a new buffer, or a copy of the
+// state a repeat starts from, which the fill leaves as it was (with
+// dedupe_mode=repeat the buffer stream's own state, so that the repeat is
+// the next new buffer, as in fio 3.33).
+func (b *bufState) dedupeSource() *rng.Stream {
+	if b.dedupe <= 0 || b.dedupe >= 100 {
+		return &b.bufRng
+	}
+	b.draws.dedupe++
+	if b.rng.Between(1, 100) > uint64(b.dedupe) {
+		return &b.bufRng
+	}
+	b.rep = b.bufRng
+	if len(b.pages) > 0 {
+		b.draws.ws++
+		b.rep = b.pages[b.wsRng.Between(0, uint64(len(b.pages)-1))]
+	}
+	return &b.rep
+}
+
+// dedupeDraws counts draws from the dedupe streams.
+type dedupeDraws struct{ dedupe, ws uint64 }
+
+// since is d less the draws counted in e.
+func (d dedupeDraws) since(e dedupeDraws) dedupeDraws {
+	return dedupeDraws{d.dedupe - e.dedupe, d.ws - e.ws}
+}
+
+// skipDraws makes n's draws from the dedupe streams and drops them.
+func (b *bufState) skipDraws(n dedupeDraws) {
+	for range n.dedupe {
+		b.rng.Next()
+	}
+	for range n.ws {
+		b.wsRng.Next()
+	}
+}
+
+// layoutFill fills c, a block of a file laid out before the job runs,
+// as fio does: from the buffer stream like a write (dedupe draws
+// included); it returns the buffer seeds drawn.
+func (b *bufState) layoutFill(c []byte) uint64 {
+	if b.dedupe <= 0 {
+		b.fresh(c)
+		return b.seedsFor(uint64(len(c)))
+	}
+	r := b.dedupeSource()
+	if b.dedupe >= 100 {
+		b.fill(c)
+		return 0
+	}
+	b.freshFrom(c, r)
+	if r != &b.bufRng {
+		return 0
+	}
+	return b.seedsFor(uint64(len(c)))
 }
 
 // reseed seeds the buffer streams from the job's seed slots.
@@ -253,6 +364,7 @@ func (b *bufState) reseed(seeds *[nSeeds]uint64, use64 bool) {
 	b.bufRng.Seed(seeds[seedBuf], use64)
 	b.prev = b.bufRng
 	b.rng.Seed(seeds[seedDedupe], false)
+	b.wsRng.Seed(seeds[seedDedupeWS], use64)
 }
 
 // skipSeeds draws n buffer seeds and drops them.
@@ -314,9 +426,7 @@ func (b *bufState) freshFrom(buf []byte, r *rng.Stream) {
 	case b.pattern != nil:
 		fillPattern(buf, b.pattern)
 	default:
-		seed := r.NextSeed()
-		b.lastSeed, b.have = seed, true
-		fioFillRandom(buf, seed)
+		fioFillRandom(buf, r.NextSeed())
 	}
 }
 
@@ -375,56 +485,18 @@ func (b *bufState) fill(buf []byte) {
 		scramble(buf, b.count)
 		return
 	}
-	hit := b.dedupe > 0 && b.rng.Between(1, 100) <= uint64(b.dedupe)
-	if b.dedupe > 0 && b.working == 0 {
-		// dedupe_mode=repeat as observed in fio 3.33: a repeated buffer
-		// draws from the buffer stream as it was before the last new
-		// buffer drew, so it repeats that buffer; a new one keeps that
-		// state and draws anew.
-		if hit && b.dedupe == 100 {
-			// Observed: every chunk repeats the same one.
-			for off := 0; off < len(buf); {
-				c := buf[off : off+b.chunkLen(len(buf)-off)]
-				r := b.prev
-				b.freshFrom(c, &r)
-				off += len(c)
-			}
-			return
-		}
-		if hit {
+	if b.dedupe >= 100 {
+		// dedupe_percentage=100, observed in fio 3.33: every chunk of
+		// every buffer repeats the first seed.
+		for off := 0; off < len(buf); {
+			c := buf[off : off+b.chunkLen(len(buf)-off)]
 			r := b.prev
-			b.freshFrom(buf, &r)
-			return
-		}
-		b.prev = b.bufRng
-		b.fresh(buf)
-		return
-	}
-	if hit {
-		seed := b.lastSeed
-		switch {
-		case b.working > 0:
-			seed = b.seedBase ^ (b.rng.Between(1, b.working))*0xd6e8feb86659fd93
-		case !b.have:
-			seed = b.bufRng.NextSeed()
-		}
-		b.lastSeed, b.have = seed, true
-		fioFillRandom(buf, seed)
-		if b.compress > 0 {
-			for off := 0; off < len(buf); {
-				c := buf[off : off+b.chunkLen(len(buf)-off)]
-				keep := len(c) * (100 - b.compress) / 100
-				if b.pattern != nil {
-					fillPattern(c[keep:], b.pattern)
-				} else {
-					clear(c[keep:])
-				}
-				off += len(c)
-			}
+			b.freshFrom(c, &r)
+			off += len(c)
 		}
 		return
 	}
-	b.fresh(buf)
+	b.freshFrom(buf, b.dedupeSource())
 }
 
 // fillPattern repeats p over b.

@@ -100,4 +100,7 @@ func engineNotices(t *task, w *worker) {
 	if n, ok := w.eng.(engine.Noticer); ok && n.Notice(t.job.Name) != "" {
 		fmt.Fprintln(out, n.Notice(t.job.Name))
 	}
+	if w.gen.genNote != "" {
+		fmt.Fprintln(out, w.gen.genNote) // iogen.go's randGenLimit
+	}
 }

@@ -39,8 +39,10 @@ type jobFile struct {
 	// existing file); fio 3.33 then counts a region of negative length,
 	// which passes its range check and fails its cache invalidation.
 	past bool
-	// bufSeeds is how many buffer seeds laying the file out drew.
+	// bufSeeds is how many buffer seeds laying the file out drew, and
+	// bufDraws its draws from the dedupe streams.
 	bufSeeds uint64
+	bufDraws dedupeDraws
 }
 
 // realEnd is where the file itself ends: its size when it is open and a

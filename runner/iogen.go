@@ -115,6 +115,12 @@ type ioGen struct {
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
+	trim     trimDraws     // trim_percentage in a verifying job (trimleak.go)
+	// switch64: a file has more blocks than 32-bit streams reach; the
+	// streams are 64-bit from the next re-seed on. genNote is fio's
+	// warning, printed as the job starts (checks.go).
+	switch64 bool
+	genNote  string
 }
 
 // bsPick is one bssplit entry with its percentage.
@@ -142,10 +148,25 @@ func (w *worker) initGen() error {
 		g.openMax = n
 	}
 	g.grain = minBS(j)
+	g.switch64 = w.randGenLimit()
+	g.zone = newStridedZones(j, n)
+	if g.zone != nil {
+		// As in fio, zonemode=strided's random map (and LFSR) covers a
+		// zone, zonerange bytes, not the file.
+		for i := range w.maps {
+			if w.maps[i] != nil {
+				w.maps[i] = newRandMap(max(g.zone.span/g.grain, 1))
+			}
+		}
+	}
 	if j.RandomGenerator == jobspec.GenLFSR && j.RW.Random() {
 		g.lfsr = make([]rng.LFSR, n)
 		for i, f := range w.files {
-			l, ok := rng.NewLFSR(f.size/g.grain, seed)
+			blocks := f.size / g.grain
+			if g.zone != nil {
+				blocks = g.zone.span / g.grain
+			}
+			l, ok := rng.NewLFSR(blocks, seed)
 			if !ok && f.size >= g.grain {
 				return fmt.Errorf("fio: failed initializing LFSR")
 			}
@@ -164,8 +185,7 @@ func (w *worker) initGen() error {
 		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
-	g.pace.init(j, seed)
-	g.zone = newStridedZones(j, n)
+	g.pace.init(j)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		// Each file's picker is seeded from its name and the thread
@@ -211,6 +231,8 @@ func (w *worker) seedStreams() {
 	g.fileRng.Seed(s[seedFile], g.use64)
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
+	g.pace.seedPoisson(s)
+	g.trim.init(j, s, g.use64)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
@@ -290,6 +312,7 @@ func (w *worker) genStartLoop() {
 	if g.loops > 1 && g.repeat {
 		// fio re-seeds before each loop under randrepeat: the loop
 		// repeats the first.
+		g.use64 = g.use64 || g.switch64
 		w.seedStreams()
 		w.bufs.reseed(&g.seeds, g.use64)
 	}
@@ -297,9 +320,15 @@ func (w *worker) genStartLoop() {
 	clear(g.fileBytes)
 	g.doneOpen = 0
 	g.seqLeft, g.twPending = 0, false
-	g.curFile, g.fileLeft = 0, w.firstFileLeft()
+	if g.loops > 1 && w.job.FileService == jobspec.ServiceRoundRobin {
+		// As in fio 3.33 (observed): the round robin goes on from the
+		// file after the last one used, loop after loop.
+		g.fileLeft = 0
+	} else {
+		g.curFile, g.fileLeft = 0, w.firstFileLeft()
+	}
 	if g.zone != nil {
-		g.zone.reset()
+		g.zone.reset(w.exhaust)
 	}
 }
 
@@ -339,16 +368,19 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		g.lastFile, g.wrOff, g.wrLen = g.twFile, g.twOff, g.twLen
 		return true
 	}
-	if j.NumberIOs > 0 && w.ios >= j.NumberIOs {
+	if w.numberIOsDone() {
 		return false
 	}
 	room := ^uint64(0)
 	if !j.TimeBased {
-		if (w.loopIssued >= w.regionBytes && !g.mapEnds) || w.totalIssued >= w.totalLimit {
+		// Strided zones wrap round the file, which is never used up:
+		// as in fio, only the job's limit ends the loop.
+		byRegion := !g.mapEnds && g.zone == nil
+		if (w.loopIssued >= w.regionBytes && byRegion) || w.totalIssued >= w.totalLimit {
 			return false
 		}
 		room = w.totalLimit - w.totalIssued
-		if !g.mapEnds {
+		if byRegion {
 			room = min(w.regionBytes-w.loopIssued, room)
 		}
 	}
@@ -387,6 +419,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		w.totalIssued += bs
 		g.fileBytes[fi] += bs
 		w.ios++
+		w.allIOs++
 		g.mixIssued[d]++
 		g.lastSync = false
 		if g.pace.rated || g.pace.think != 0 {
@@ -406,7 +439,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.fileBytes[fi] >= f.size && !g.twPending {
+		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.zone == nil && g.fileBytes[fi] >= f.size && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
@@ -677,11 +710,11 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	}
 	j := w.job
 	g := &w.gen
-	if !j.TimeBased && !g.mapEnds {
+	random := j.RW.Random()
+	if !j.TimeBased && !g.mapEnds && g.zone == nil {
 		left := f.size - min(f.size, g.fileBytes[fi])
 		room = min(room, left)
 	}
-	random := j.RW.Random()
 	// mark: a random offset is marked in the random map. fio takes a
 	// random one, unmarked, where a sequential I/O would start past the
 	// end of the file itself (observed in fio 3.33).
@@ -705,9 +738,18 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		// percentage_random: a draw in [1, 100] per direction; above
 		// the percentage the I/O continues from the direction's last.
-		if j.PercentageRandom[d] < 100 && g.pctRng[d].Between(1, 100) > uint64(j.PercentageRandom[d]) && g.zone == nil {
+		if j.PercentageRandom[d] < 100 && g.pctRng[d].Between(1, 100) > uint64(j.PercentageRandom[d]) {
 			seq, seqAt = true, w.seqPos[fi][seqSlot(d)]
 		}
+	}
+	if seq && g.zone != nil {
+		// zonemode=strided (zone.go): on from the direction's last
+		// position in the zone.
+		if bs = w.blockSize(d, false, room); bs == 0 {
+			g.seqLeft = 0
+			return 0, 0, false
+		}
+		return w.stridedOffset(fi, f, d, bs, room, false)
 	}
 	if seq {
 		if seqAt < f.size || f.offset+seqAt < f.realEnd() { // no fstat inside the region
@@ -728,6 +770,11 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 		}
 		mark = false
 	}
+	if g.zone != nil && random {
+		// zonemode=strided (zone.go): the length follows the offset; as
+		// observed in fio 3.33, the bytes left do not cap it.
+		return w.stridedOffset(fi, f, d, 0, ^uint64(0), true)
+	}
 	if g.zone != nil || !random {
 		if !random && j.TimeBased && g.zone == nil {
 			room = w.seqWrap(fi, f, d, room)
@@ -737,7 +784,7 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 			return 0, 0, false
 		}
 		if g.zone != nil {
-			return w.stridedOffset(fi, f, d, bs, random) // zone.go
+			return w.stridedOffset(fi, f, d, bs, room, false) // zone.go
 		}
 		return w.seqOffset(fi, f, d, bs)
 	}
@@ -930,7 +977,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts, so every block is done once.
 		start, k := off/minBS, uint64(0)
-		for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
+		for k*minBS < bs && mapMark(m, start+k) { // zone.go
 			k++
 		}
 		if k > 0 {
@@ -939,10 +986,6 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	}
 	return off, bs, true
 }
-
-// randBelow draws a random offset index in [0, n) from the offset
-// stream.
-func (w *worker) randBelow(n uint64) uint64 { return w.gen.offRng.Scale(n) }
 
 // syncDue reports whether a sync unit is due: fsync, fdatasync or
 // sync_file_range every N writes. Like fio, the check is made before
@@ -1048,4 +1091,32 @@ func (w *worker) think() bool {
 		clock.Sleep(ns)
 	}
 	return ns > 0
+}
+
+// randGenLimit reports whether a random job on the default tausworthe
+// generator has a file of more blocks (of its smallest block size) than
+// a 32-bit stream can draw, and keeps fio 3.33's warning. Where
+// random_generator was not given, fio then switches to tausworthe64, but
+// only after the streams were seeded, so the first pass keeps 32-bit
+// streams (observed) and later re-seeds make 64-bit ones.
+func (w *worker) randGenLimit() bool {
+	j := w.job
+	if !j.RW.Random() || j.RandomGenerator != jobspec.GenTausworthe {
+		return false
+	}
+	for _, f := range w.files {
+		if f.size/w.gen.grain <= 1<<32-1 {
+			continue
+		}
+		w.gen.genNote = "fio: file " + f.path + " exceeds 32-bit tausworthe random generator."
+		for _, o := range j.Options {
+			if o.Name == "random_generator" {
+				w.gen.genNote += "\nfio: Use the random_generator= option to switch to lfsr or tausworthe64."
+				return false
+			}
+		}
+		w.gen.genNote += "\nfio: Switching to tausworthe64. Use the random_generator= option to get rid of this warning."
+		return true
+	}
+	return false
 }

@@ -56,21 +56,6 @@ func (m *randMap) free(b uint64) uint64 {
 	return blk
 }
 
-// count returns how many blocks of [lo, hi) are used.
-func (m *randMap) count(lo, hi uint64) uint64 {
-	n := uint64(0)
-	for b := lo; b < hi; {
-		if b%64 == 0 && b+64 <= hi {
-			n += uint64(bits.OnesCount64(m.words[b/64]))
-			b += 64
-			continue
-		}
-		n += m.words[b/64] >> (b % 64) & 1
-		b++
-	}
-	return n
-}
-
 // mark marks block b used and reports whether it was free.
 func (m *randMap) mark(b uint64) bool {
 	w, bit := b/64, b%64

@@ -31,7 +31,8 @@ type pacer struct {
 	perIO   [3]float64 // ns per I/O (rate_iops)
 	due     [3]int64   // when the next I/O may start; 0 before the first
 	poisson bool
-	rng     rng.Taus88
+	pBase   [3]float32    // rate_process=poisson: the mean gap, µs
+	pRng    [3]rng.Stream // rate_process=poisson, per direction
 
 	think      int64 // thinktime, ns; 0: none
 	spin       int64
@@ -50,7 +51,7 @@ type pacer struct {
 }
 
 // init reads job j's rate and think-time options.
-func (p *pacer) init(j *jobspec.Job, seed uint64) {
+func (p *pacer) init(j *jobspec.Job) {
 	p.active = [3]bool{j.RW.Reads(), j.RW.Writes(), j.RW.Trims()}
 	for d := range 3 {
 		if j.Rate[d] > 0 {
@@ -63,7 +64,19 @@ func (p *pacer) init(j *jobspec.Job, seed uint64) {
 		}
 	}
 	p.poisson = j.RatePoisson
-	p.rng.Seed(seed ^ 0x4e1)
+	for d := range 3 {
+		// As fio 3.33 does (its --debug=rate lines show it): the mean
+		// gap is a whole number of µs, a million over the I/Os per
+		// second the cap gives at the direction's smallest block size.
+		bs := max(j.BS[d], 1)
+		bps := j.Rate[d]
+		if bps == 0 {
+			bps = j.RateIOPS[d] * bs
+		}
+		if iops := bps / bs; iops > 0 {
+			p.pBase[d] = float32(1000000 / iops)
+		}
+	}
 	p.think = int64(j.ThinkTime) * 1000
 	p.iotime = int64(j.ThinkTimeIOTime) * 1000
 	p.spin = min(int64(j.ThinkTimeSpin)*1000, p.think)
@@ -86,11 +99,15 @@ func (p *pacer) issued(d stats.Dir, n uint64, now int64) {
 		return
 	}
 	if p.poisson {
-		gap *= -math.Log((float64(p.rng.Next()) + 1) / (1 << 32)) // a draw in (0, 1]
-		if p.dbg.On(debuglog.Rate) {
+		// As in fio 3.33: the mean gap times -ln of a draw in (0, 1],
+		// in single precision, cut to whole µs.
+		u := float32((float64(p.pRng[d].Next()) + 1) / (1 << 32))
+		us := uint64(p.pBase[d] * float32(-math.Log(float64(u))))
+		if us > 0 && p.dbg.On(debuglog.Rate) {
 			// fio's line gives the rate this gap stands for.
-			debuglog.Printf(debuglog.Rate, p.tid, "poisson rate iops=%d, ddir=%d", int64(1e9/gap), int(d))
+			debuglog.Printf(debuglog.Rate, p.tid, "poisson rate iops=%d, ddir=%d", 1000000/us, int(d))
 		}
+		gap = float64(us) * 1000
 	}
 	if p.due[d] == 0 {
 		p.due[d] = now
@@ -248,5 +265,13 @@ func (w *worker) thinkAfter(n int, issueSide bool, now int64) {
 				p.due[d] += end - start
 			}
 		}
+	}
+}
+
+// seedPoisson seeds rate_process=poisson's streams, one per direction,
+// from the job's seed slots, as fio does.
+func (p *pacer) seedPoisson(seeds *[nSeeds]uint64) {
+	for d, slot := range [3]int{seedPoisson, seedPoisson2, seedPoisson3} {
+		p.pRng[d].Seed(seeds[slot], false)
 	}
 }

@@ -283,6 +283,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			w.zbd = newZBDJob(t.job, t.files, t.zbd)
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
+			w.bufs.globalPages(t.job, tasks) // dedupe_global (buffers.go)
 			engineNotices(t, w)
 			t.w = w
 			samplers.Add(w.smp)
@@ -476,9 +477,7 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	fill := func(b []byte) uint64 {
 		var k uint64
 		for off := uint64(0); off < uint64(len(b)); off += chunk {
-			c := b[off:min(off+chunk, uint64(len(b)))]
-			k += lb.seedsFor(uint64(len(c)))
-			lb.fresh(c)
+			k += lb.layoutFill(b[off:min(off+chunk, uint64(len(b)))])
 		}
 		return k
 	}
@@ -492,7 +491,10 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		if info == nil {
 			info = cfg.Errors
 		}
-		if err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors); err != nil {
+		before := lb.draws
+		err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors)
+		f.bufDraws = lb.draws.since(before)
+		if err != nil {
 			if err == errLayoutStopped {
 				return nil
 			}

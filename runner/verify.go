@@ -40,7 +40,9 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 // header and checksum of each chunk, and records the block to read back.
 func (w *worker) stampVerify(u *engine.IOUnit) {
 	v := w.vfy
-	v.Wrote(u.Offset, len(u.Buf), u.File)
+	if v.Wrote(u.Offset, len(u.Buf), u.File) {
+		w.gen.trim.written() // trimleak.go
+	}
 	if v.Only {
 		return
 	}
@@ -198,6 +200,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.EndLoop()
+	w.trimLeaked() // trimleak.go
 	w.loopFilesDone()
 }
 

@@ -66,7 +66,8 @@ type worker struct {
 	loopIssued  uint64 // bytes issued this loop
 	totalIssued uint64 // bytes issued over all loops
 	totalLimit  uint64 // io_size or size × loops; 0 for time_based
-	ios         uint64 // I/Os issued this loop (number_ios)
+	ios         uint64 // I/Os issued this loop
+	allIOs      uint64 // I/Os issued in all loops (number_ios)
 	stopping    bool
 
 	epoch     int64 // start of I/O, moved to the end of the ramp (ns)
@@ -167,7 +168,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		mayHang = mayHang || (!f.blockDev && f.path != "" && engine.OnHangProneFS(f.path))
 	}
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
-		Job: j.Name, Files: len(files), OpenFiles: min(len(files), cmp.Or(max(j.OpenFiles, 0), len(files))), Seed: j.RandSeed, RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
+		Job: j.Name, Files: len(files), OpenFiles: min(len(files), cmp.Or(max(j.OpenFiles, 0), len(files))), Seed: j.RandSeed, PrioSeed: w.gen.seeds[seedPrio], RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1],
 		Filenames: j.Filename, JobNum: j.JobNum, Runtime: j.Runtime})
 	if err != nil {
@@ -202,13 +203,18 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		}
 	}
 	if !j.TimeBased {
+		// As observed in fio 3.33, the job's limit is its bytes per loop
+		// (io_size, or size) times loops; a loop runs until its files are
+		// used up or the limit is reached, so with io_size below size the
+		// first loop goes on past io_size, with the same random streams.
 		w.totalLimit = j.IOSize
 		if j.IOSizePct > 0 {
 			w.totalLimit = w.regionBytes * uint64(j.IOSizePct) / 100 // io_size=N%
 		}
 		if w.totalLimit == 0 {
-			w.totalLimit = w.regionBytes * uint64(j.Loops)
+			w.totalLimit = w.regionBytes
 		}
+		w.totalLimit *= uint64(max(j.Loops, 1))
 	}
 	if info.NoIO {
 		// cpuio: no bytes move, so only runtime ends the job.
@@ -437,8 +443,6 @@ func (w *worker) batchDone(now int64) {
 func (w *worker) startLoop() {
 	w.loopStart = clock.Now()
 	w.loopIssued = 0
-	// number_ios counts each loop's I/Os (observed in fio 3.33: loops=3
-	// with number_ios=20 does 60, and a time_based job runs on).
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
@@ -480,7 +484,7 @@ func (w *worker) more(afterLoop bool) bool {
 	if w.deadline != 0 && clock.Now() >= w.deadline {
 		return false
 	}
-	if j.NumberIOs > 0 && w.gen.loops >= j.Loops {
+	if j.NumberIOs > 0 && (w.gen.loops >= j.Loops || w.numberIOsDone()) {
 		return false // loops cut short by number_ios: the bytes do not tell
 	}
 	if (w.gen.zone != nil || w.zbd != nil) && j.IOSize == 0 && w.gen.loops >= j.Loops {
@@ -496,6 +500,12 @@ func (w *worker) more(afterLoop bool) bool {
 	}
 	if w.zbd != nil {
 		return w.totalIssued < w.totalLimit // zbd.go: a whole block while bytes are left
+	}
+	if w.gen.loops >= j.Loops && w.totalIssued >= w.totalLimit/uint64(max(j.Loops, 1)) {
+		// Past the loops, as in fio 3.33, another loop runs only while
+		// the job has done less than a loop's amount (io_size above
+		// size): a short last block leaves no loop for the rest.
+		return false
 	}
 	return w.totalIssued+minBS(j) <= w.totalLimit
 }
@@ -905,4 +915,21 @@ func stopped(stop <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// numberIOsDone reports whether the job has issued its number_ios. As
+// observed in fio 3.33, the limit is number_ios times loops, over all
+// loops: a loop runs on past number_ios I/Os (with the same random
+// streams) unless its files are used up first (loops=3 with
+// number_ios=20 does 60 I/Os in one loop). A time_based job counts each
+// loop's I/Os and runs on.
+func (w *worker) numberIOsDone() bool {
+	j := w.job
+	if j.NumberIOs == 0 {
+		return false
+	}
+	if j.TimeBased {
+		return w.ios >= j.NumberIOs
+	}
+	return w.allIOs >= j.NumberIOs*uint64(max(j.Loops, 1))
 }

@@ -9,7 +9,11 @@ package engine
 // priority. The runner keeps per-priority latency statistics for the job
 // when an engine reports cmdprio in use (PrioStater).
 
-import "golang.org/x/sys/unix"
+import (
+	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/rng"
+)
 
 // ioprioClassRT is the realtime class, the "highest priority class" fio's
 // manual says cmdprio_class defaults to.
@@ -29,11 +33,11 @@ type cmdPrio struct {
 	pct    [2]int
 	ioprio [2]uint16
 	split  [2][]cmdPrioSplit
-	// rng is the state of the draw, a splitmix64 sequence seeded from the
-	// job's seed: fio draws from a generator of its own whose seeding is
-	// not reproduced here, so the I/Os chosen differ from fio's, the
-	// proportions do not.
-	rng uint64
+	// rng is fio's prio stream: as in fio 3.33 (observed in its
+	// per-priority counts), each read or write whose percentage is not
+	// 0 draws a number in 0..99 from it, and is prioritised below the
+	// percentage.
+	rng rng.Stream
 }
 
 // PrioStater is implemented by engines that may give I/Os priorities of
@@ -82,7 +86,8 @@ func newCmdPrio(engine string, cfg Config) (*cmdPrio, error) {
 	if msg := o.SplitError([2]bool{cfg.RW.Reads(), cfg.RW.Writes()}); msg != "" {
 		return nil, fail(msg)
 	}
-	c := &cmdPrio{rng: cfg.Seed ^ 0x636d647072696f}
+	c := &cmdPrio{}
+	c.rng.Seed(cfg.PrioSeed, false)
 	split := false
 	for d := range 2 {
 		class := o.Class[d]
@@ -114,14 +119,7 @@ func newCmdPrio(engine string, cfg Config) (*cmdPrio, error) {
 func ioprioValue(class, level int) uint16 { return uint16(class<<13 | level) }
 
 // draw returns a number in 0..99.
-func (c *cmdPrio) draw() int {
-	c.rng += 0x9e3779b97f4a7c15
-	z := c.rng
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	z ^= z >> 31
-	return int(z % 100)
-}
+func (c *cmdPrio) draw() int { return int(c.rng.Between(0, 99)) }
 
 // pick returns the ioprio value for unit u, or 0 for the job's own
 // priority. Only reads and writes are prioritised.
@@ -134,7 +132,7 @@ func (c *cmdPrio) pick(u *IOUnit) uint16 {
 		if c.pct[d] == 0 {
 			return 0
 		}
-		if c.pct[d] == 100 || c.draw() < c.pct[d] {
+		if c.draw() < c.pct[d] { // drawn at 100 too, as in fio
 			return c.ioprio[d]
 		}
 		return 0

@@ -146,6 +146,9 @@ type Config struct {
 	OpenFiles int
 	// Seed seeds whatever the engine draws at random (hipri_percentage).
 	Seed uint64
+	// PrioSeed seeds the cmdprio_percentage and cmdprio_bssplit draws:
+	// fio's prio stream (its seed slot 19), a 32-bit generator.
+	PrioSeed uint64
 	// RW is the job's I/O pattern, for engines that advise the kernel
 	// about it (mmap).
 	RW jobspec.RW

@@ -156,10 +156,11 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 
 // Wrote records the block of n bytes written at off of file (an index in
 // the job's file list) to be read back, when the job reads back.
-func (v *Verifier) Wrote(off int64, n int, file int) {
+func (v *Verifier) Wrote(off int64, n int, file int) bool {
 	if v.record {
 		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file)})
 	}
+	return v.record
 }
 
 // Stamp writes the header and checksum of each chunk of buf, the block
