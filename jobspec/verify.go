@@ -166,8 +166,6 @@ func (o *VerifyOptions) problem(j *Job) string {
 		return fmt.Sprintf("gofio: job %s: verify=pattern needs verify_pattern (fio 3.33 aborts on an assertion)", j.Name)
 	case o.Only && j.TimeBased:
 		return fmt.Sprintf("gofio: job %s: verify_only does not work with time_based (fio 3.33 fails the job)", j.Name)
-	case o.Backlog > 0 && j.IODepth > 1 && o.Do:
-		return fmt.Sprintf("gofio: job %s: verify_backlog with iodepth=%d is not supported yet (only iodepth=1)", j.Name, j.IODepth)
 	case hs == 0:
 		return ""
 	case o.Interval > 0 && o.Interval < hs:

@@ -22,6 +22,10 @@ import (
 type verifier struct {
 	*verify.Verifier
 	seeds rng.Stream // the verify stream: a seed per block written
+	// onCompletion: a write is recorded to be read back when it
+	// completes, not when it is issued, so that verify_backlog at an
+	// iodepth above 1 never reads back a block still being written.
+	onCompletion bool
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -31,14 +35,16 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	if v == nil || err != nil {
 		return nil, err
 	}
-	return &verifier{Verifier: v}, nil
+	return &verifier{Verifier: v, onCompletion: v.Backlog > 0 && j.IODepth > 1 && !v.Only}, nil
 }
 
 // stampVerify prepares the write u: fills it with verify_pattern, writes the
 // header and checksum of each chunk, and records the block to read back.
 func (w *worker) stampVerify(u *engine.IOUnit) {
 	v := w.vfy
-	v.Wrote(u.Offset, len(u.Buf), u.File)
+	if !v.onCompletion {
+		v.Wrote(u.Offset, len(u.Buf), u.File)
+	}
 	if v.Only {
 		return
 	}
@@ -90,6 +96,14 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	u.Op, u.File, u.FD, u.Offset = engine.OpRead, fi, w.files[fi].fd, b.Off
 	u.Buf = u.Buf[:b.Len]
 	return true
+}
+
+// verifyWritten records the completed write u to be read back, when
+// writes are recorded on completion.
+func (w *worker) verifyWritten(u *engine.IOUnit) {
+	if w.vfy.onCompletion {
+		w.vfy.Wrote(u.Offset, len(u.Buf), u.File)
+	}
 }
 
 // verifyRead checks the read u when it is one the job verifies, and

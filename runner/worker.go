@@ -772,8 +772,12 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
-	if w.vfy != nil && u.Op == engine.OpRead {
-		w.verifyRead(u)
+	if w.vfy != nil {
+		if u.Op == engine.OpRead {
+			w.verifyRead(u)
+		} else {
+			w.verifyWritten(u)
+		}
 	}
 	if w.lim != nil && acct {
 		w.limitsCompleted(u, d, max(0, done-start), done)
