@@ -69,6 +69,7 @@ type VerifyOptions struct {
 	Do       bool       // do_verify: read back and check after writing
 	Only     bool       // verify_only: check without writing
 	Fatal    bool       // verify_fatal
+	Dump     bool       // verify_dump: write the bad blocks to files
 	Interval int        // verify_interval (bytes); 0: the block size
 	Offset   int        // verify_offset (bytes): where the header is swapped to
 	Pattern  []byte     // verify_pattern, decoded; nil when unset

@@ -49,6 +49,10 @@ type Config struct {
 	Stop <-chan struct{}
 	// ReadOnly refuses every write and trim (--readonly).
 	ReadOnly bool
+	// AuxPath is --aux-path: the directory of the files fio writes of
+	// its own (verify_dump's, the verify state); "" for the working
+	// directory.
+	AuxPath string
 }
 
 // Outcome is what a run produced.
@@ -216,6 +220,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
+			w.verifySetup(cfg.AuxPath)
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)
 			t.w = w

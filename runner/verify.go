@@ -38,6 +38,19 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	return &verifier{Verifier: v, onCompletion: v.Backlog > 0 && j.IODepth > 1 && !v.Only}, nil
 }
 
+// verifySetup gives the verify state what it takes from the run:
+// verify_dump's directory (--aux-path) and the worker's fill and clock.
+func (w *worker) verifySetup(auxPath string) {
+	v := w.vfy
+	if v == nil {
+		return
+	}
+	if w.job.Verify.Dump {
+		v.Dump = &verify.Dumper{Dir: auxPath, Fill: fioFillRandom,
+			Now: func() uint64 { return uint64(max(clock.Now()-w.epoch, 0)) }}
+	}
+}
+
 // stampVerify prepares the write u: fills it with verify_pattern, writes the
 // header and checksum of each chunk, and records the block to read back.
 func (w *worker) stampVerify(u *engine.IOUnit) {

@@ -44,7 +44,7 @@ var implemented = map[string]bool{
 	"trigger-timeout":     false,
 	"trigger":             false,
 	"trigger-remote":      false,
-	"aux-path":            false,
+	"aux-path":            true,
 	"merge-blktrace-only": true,
 }
 

@@ -40,6 +40,7 @@ type settings struct {
 	parseOnly    bool
 	mergeOnly    bool // --merge-blktrace-only
 	readOnly     bool
+	auxPath      string // --aux-path
 	warnFatal    bool
 	parse        parseSettings
 	eta          etaSettings
@@ -146,7 +147,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mon.line = newStatusLine(plan, s.eta.newline)
 	}
 	mon.start()
-	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, Progress: prog})
+	oc, err := runner.Run(plan, runner.Config{Log: log, Info: info, Errors: errs, ProcessInfo: procInfo, ProcessErrors: procErrs, Stop: intr.stop, ReadOnly: s.readOnly, AuxPath: s.auxPath, Progress: prog})
 	mon.close()
 	intr.finish()
 	if err != nil {

@@ -118,6 +118,8 @@ func (s *settings) apply(o parser.Option, stdout, stderr io.Writer) (done bool, 
 		s.mergeOnly = true
 	case "readonly":
 		s.readOnly = true
+	case "aux-path":
+		s.auxPath = o.Value
 	case "warnings-fatal":
 		s.warnFatal = true
 	case "eta", "eta-interval", "eta-newline", "status-interval":

@@ -65,18 +65,19 @@ type Verifier struct {
 	Header   bool      // blocks carry fio's header
 	code     uint16
 	interval int
-	hdrOff   int    // verify_offset: the header is swapped with the data there
-	Pattern  []byte // verify_pattern, nil without
-	patOffs  []int  // where verify_pattern's %o puts each block's offset
-	Fatal    bool   // verify_fatal
-	Only     bool   // verify_only: the writes are counted, not done
-	Do       bool   // do_verify: a verify phase after the writes
-	ReadJob  bool   // the job only reads: check every read
-	Reading  bool   // in the verify phase
-	Cont     bool   // continue_on_error covers verify errors
-	Survived bool   // a bad block was seen and survived (Cont)
-	Async    bool   // verify_async: checked inline, reported as fio's verifier threads do
-	record   bool   // blocks written are recorded to be read back
+	hdrOff   int     // verify_offset: the header is swapped with the data there
+	Pattern  []byte  // verify_pattern, nil without
+	patOffs  []int   // where verify_pattern's %o puts each block's offset
+	Fatal    bool    // verify_fatal
+	Only     bool    // verify_only: the writes are counted, not done
+	Do       bool    // do_verify: a verify phase after the writes
+	ReadJob  bool    // the job only reads: check every read
+	Reading  bool    // in the verify phase
+	Cont     bool    // continue_on_error covers verify errors
+	Survived bool    // a bad block was seen and survived (Cont)
+	Async    bool    // verify_async: checked inline, reported as fio's verifier threads do
+	record   bool    // blocks written are recorded to be read back
+	Dump     *Dumper // verify_dump; nil without
 
 	list []Block // blocks written this loop, in order
 	pos  int     // next block to read back
@@ -166,6 +167,12 @@ func (v *Verifier) Wrote(off int64, n int, file int) {
 // to be written at off; seed is the one that filled it (0 with
 // verify_pattern) and t the write time, in ns since the job started.
 func (v *Verifier) Stamp(buf []byte, off int64, seed, t uint64) {
+	v.stamp(buf, off, seed, t)
+	v.numberio++
+}
+
+// stamp is Stamp without counting the write.
+func (v *Verifier) stamp(buf []byte, off int64, seed, t uint64) {
 	iv := v.chunk(len(buf))
 	for o := 0; o+v.minChunk() <= len(buf); o += iv {
 		c := buf[o:min(o+iv, len(buf))]
@@ -185,7 +192,6 @@ func (v *Verifier) Stamp(buf []byte, off int64, seed, t uint64) {
 		}
 		v.swapHeader(c)
 	}
-	v.numberio++
 }
 
 // minChunk is the smallest chunk that holds a header: a shorter end of
@@ -275,26 +281,26 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 				path, offset+int64(off), n, offset, len(block))
 		}
 		if len(c) < verifyHdrLen+v.sum.size {
-			return msg + at("verify: bad header length %d, wanted %d %s)\n", len(c), iv, where(uint32(len(c)))), true
+			return msg + at("verify: bad header length %d, wanted %d %s)\n", len(c), iv, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		le := binary.LittleEndian
 		if m := le.Uint16(c); m != verifyMagic {
-			return msg + at("verify: bad magic header %x, wanted %x %s)\n", m, verifyMagic, where(uint32(len(c)))), true
+			return msg + at("verify: bad magic header %x, wanted %x %s)\n", m, verifyMagic, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if n := le.Uint32(c[4:]); n != uint32(len(c)) {
-			return msg + at("verify: bad header length %d, wanted %d %s)\n", n, len(c), where(uint32(len(c)))), true
+			return msg + at("verify: bad header length %d, wanted %d %s)\n", n, len(c), where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if o, want := le.Uint64(c[16:]), uint64(offset)+uint64(off); o != want {
-			return msg + at("verify: bad header offset %d, wanted %d %s)\n", o, want, where(uint32(len(c)))), true
+			return msg + at("verify: bad header offset %d, wanted %d %s)\n", o, want, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if s, calc := le.Uint32(c[36:]), crc32cRaw(c[:36]); s != calc {
-			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))), true
+			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		bad = false
 		if v.typ == jobspec.VerifyPatternHdr {
 			// As a data checksum: reported, and the block is bad when
 			// its last chunk is.
-			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, block, offset, path, offset+int64(off), le.Uint32(c[4:]))
+			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, block, offset, path, offset+int64(off), le.Uint32(c[4:]), c)
 			msg, bad = msg+m, b
 			continue
 		}
@@ -316,6 +322,7 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 			bad = true
 			msg += at("%s: verify failed %s, flags=%x)\n       Expected CRC: %s\n       Received CRC: %s\n",
 				v.typ, where(le.Uint32(c[4:])), v.flags(), hex.EncodeToString(stored), hex.EncodeToString(calc))
+			msg += v.dumpData(c, off, block, offset, path)
 			msg += v.typeMismatch(c)
 		}
 	}
@@ -374,14 +381,15 @@ func (v *Verifier) checkPattern(block []byte, offset int64, buf []byte, path str
 	if len(buf) >= 8 {
 		n = binary.LittleEndian.Uint32(buf[4:])
 	}
-	return v.checkPatternAt(buf, 0, block, offset, path, offset, n)
+	return v.checkPatternAt(buf, 0, block, offset, path, offset, n, buf)
 }
 
 // checkPatternAt checks data, the bytes at index from of block (read at
 // offset), against the block's verify_pattern repeated from the block's
 // start; at and n are the offset and length fio's report names. The
-// offset of a bad byte is reported from the start of data.
-func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset int64, path string, at int64, n uint32) (string, bool) {
+// offset of a bad byte is reported from the start of data. chunk is what
+// verify_dump writes as received.
+func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset int64, path string, at int64, n uint32, chunk []byte) (string, bool) {
 	p := v.PatternAt(offset)
 	for i := range data {
 		want := p[(from+i)%len(p)]
@@ -390,7 +398,8 @@ func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset in
 			// or without one the pattern's bytes 2-3.
 			hdr := block[at-offset:]
 			return fmt.Sprintf("fio: got pattern '%02x', wanted '%02x'. Bad bits %d\nfio: bad pattern block offset %d\npattern: verify failed at file %s offset %d, length %d (requested block: offset=%d, length=%d, flags=%x)\n",
-				data[i], want, popcount8(data[i]^want), i, path, at, n, offset, len(block), v.flags()) + v.typeMismatch(hdr), true
+				data[i], want, popcount8(data[i]^want), i, path, at, n, offset, len(block), v.flags()) +
+				v.dumpData(chunk, int(at-offset), block, offset, path) + v.typeMismatch(hdr), true
 		}
 	}
 	return "", false
