@@ -87,7 +87,7 @@ var options = []Option{
 	{Name: "verify_backlog", Kind: KindSize, Type: "string (opt=bla)", Help: "Verify after this number of blocks are written", Parent: "verify", Set: setSizeLast(func(j *Job) *uint64 { return &j.Verify.Backlog })},
 	{Name: "verify_backlog_batch", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=-1", Help: "Verify this number of IO blocks", Parent: "verify", Set: setInt("verify_backlog_batch", func(j *Job) *int { return &j.Verify.BacklogBatch })},
 	{Name: "verify_async_cpus", Kind: KindText, Type: "string (opt=bla)", Help: "Set CPUs allowed for async verify threads", Hidden: true, Set: setVerifyAsyncCPUs},
-	{Name: "experimental_verify", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Enable experimental verification", Parent: "verify"},
+	{Name: "experimental_verify", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Enable experimental verification", Parent: "verify", Set: setBool(func(j *Job) *bool { return &j.Verify.Experimental })},
 	{Name: "verify_state_load", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Load verify termination state", Parent: "verify"},
 	{Name: "verify_state_save", Kind: KindBool, Type: "boolean value (opt=1)", Default: "1", Range: "min=0, max=1", Help: "Save verify state on termination", Parent: "verify"},
 	{Name: "trim_percentage", Kind: KindInt, Type: "integer value (opt=100)", Default: "0", Range: "min=0, max=100", Help: "Number of verify blocks to trim (i.e., discard)", Parent: "verify", Set: setInt("trim_percentage", func(j *Job) *int { return &j.Verify.Trim.Percentage })},

@@ -65,14 +65,17 @@ func (t VerifyType) String() string {
 
 // VerifyOptions are the verify options of a job.
 type VerifyOptions struct {
-	Type     VerifyType // verify
-	Do       bool       // do_verify: read back and check after writing
-	Only     bool       // verify_only: check without writing
-	Fatal    bool       // verify_fatal
-	Dump     bool       // verify_dump: write the bad blocks to files
-	Interval int        // verify_interval (bytes); 0: the block size
-	Offset   int        // verify_offset (bytes): where the header is swapped to
-	Pattern  []byte     // verify_pattern, decoded; nil when unset
+	Type  VerifyType // verify
+	Do    bool       // do_verify: read back and check after writing
+	Only  bool       // verify_only: check without writing
+	Fatal bool       // verify_fatal
+	Dump  bool       // verify_dump: write the bad blocks to files
+	// Experimental is experimental_verify: the verify phase replays the
+	// offsets written and checks each header's write number too.
+	Experimental bool
+	Interval     int    // verify_interval (bytes); 0: the block size
+	Offset       int    // verify_offset (bytes): where the header is swapped to
+	Pattern      []byte // verify_pattern, decoded; nil when unset
 	// PatternOffsets are the places in Pattern of its %o formats, where
 	// each block's offset goes (8 bytes, little-endian; fio's manual:
 	// "for each block offset will be written and then verified back").

@@ -26,6 +26,12 @@ type verifier struct {
 	// completes, not when it is issued, so that verify_backlog at an
 	// iodepth above 1 never reads back a block still being written.
 	onCompletion bool
+	// want holds, by IOUnit.Index, the write number a verify read's
+	// block must carry (experimental_verify); -1 for none.
+	want []int32
+	// replayed: experimental_verify's verify phase has run; fio 3.33
+	// runs it after the first loop only (observed).
+	replayed bool
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -108,6 +114,16 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	}
 	u.Op, u.File, u.FD, u.Offset = engine.OpRead, fi, w.files[fi].fd, b.Off
 	u.Buf = u.Buf[:b.Len]
+	if v.Experimental && !v.onCompletion && w.reaper == nil {
+		// Writes recorded on completion have lost their write number;
+		// fio 3.33 checks the write number with a synchronous engine
+		// only (observed: at iodepth 4 with libaio a block written
+		// again under norandommap passes).
+		for len(v.want) <= u.Index {
+			v.want = append(v.want, -1)
+		}
+		v.want[u.Index] = int32(b.NumberIO)
+	}
 	return true
 }
 
@@ -125,6 +141,10 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 	v := w.vfy
 	if (!v.Reading && !v.ReadJob) || w.info.NoFiles {
 		return // not a checked read, or an engine without data (null)
+	}
+	v.WantNumberIO = -1
+	if u.Index < len(v.want) && v.Reading {
+		v.WantNumberIO = v.want[u.Index]
 	}
 	msg, bad := v.Check(u.Buf, u.Result, u.Offset, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
@@ -181,8 +201,16 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
-	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 {
+	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
 		t := clock.Now()
+		if v.Experimental {
+			// As in fio 3.33 (observed): the blocks read back count
+			// toward the job's size × loops, and later loops have no
+			// verify phase. randwrite with loops=3 writes, reads back,
+			// writes, and stops.
+			w.totalIssued += v.UncheckedBytes()
+			v.replayed = true
+		}
 		v.Reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)

@@ -78,6 +78,12 @@ type Verifier struct {
 	Async    bool    // verify_async: checked inline, reported as fio's verifier threads do
 	record   bool    // blocks written are recorded to be read back
 	Dump     *Dumper // verify_dump; nil without
+	// experimental_verify: in the verify phase the header's write
+	// number must be WantNumberIO, that of the block's write (observed
+	// in fio 3.33: "verify: bad header numberio 10, wanted 2" for a
+	// block written again later under norandommap). -1: not checked.
+	Experimental bool
+	WantNumberIO int32
 
 	list []Block // blocks written this loop, in order
 	pos  int     // next block to read back
@@ -96,9 +102,10 @@ type Verifier struct {
 
 // Block is a block written, to be read back.
 type Block struct {
-	Off  int64  // file offset
-	Len  uint32 // length in bytes
-	File int32  // index of the file in the job's file list
+	Off      int64  // file offset
+	Len      uint32 // length in bytes
+	File     int32  // index of the file in the job's file list
+	NumberIO uint16 // the write number its header holds
 }
 
 // New returns the verify state of job j, which writes at most blocks
@@ -119,6 +126,7 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 	v := &Verifier{typ: o.Type, Fatal: o.Fatal, Only: o.Only, Do: o.Do,
 		ReadJob: !j.RW.Writes() && !j.RW.Trims(), Pattern: o.Pattern, patOffs: o.PatternOffsets,
 		interval: o.Interval, hdrOff: o.Offset, Async: o.Async > 0, thread: uint16(j.JobNum + 1),
+		Experimental: o.Experimental, WantNumberIO: -1,
 		Cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoreEILSEQ}
 	switch o.Type {
 	case jobspec.VerifyPattern:
@@ -159,7 +167,7 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 // the job's file list) to be read back, when the job reads back.
 func (v *Verifier) Wrote(off int64, n int, file int) {
 	if v.record {
-		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file)})
+		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file), NumberIO: v.numberio})
 	}
 }
 
@@ -248,6 +256,16 @@ func (v *Verifier) Next() (Block, bool) {
 // back.
 func (v *Verifier) Unchecked() int { return len(v.list) - v.pos }
 
+// UncheckedBytes is the number of bytes written this loop and not yet
+// read back.
+func (v *Verifier) UncheckedBytes() uint64 {
+	n := uint64(0)
+	for _, b := range v.list[v.pos:] {
+		n += uint64(b.Len)
+	}
+	return n
+}
+
 // EndLoop forgets the blocks of the loop that ends.
 func (v *Verifier) EndLoop() {
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
@@ -295,6 +313,9 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 		}
 		if s, calc := le.Uint32(c[36:]), crc32cRaw(c[:36]); s != calc {
 			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
+		}
+		if n := le.Uint16(c[34:]); v.Experimental && v.Reading && v.WantNumberIO >= 0 && int32(n) != v.WantNumberIO {
+			return msg + at("verify: bad header numberio %d, wanted %d %s)\n", n, v.WantNumberIO, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		bad = false
 		if v.typ == jobspec.VerifyPatternHdr {
