@@ -54,7 +54,7 @@ func TestBadInput(t *testing.T) {
 		// No job at all: fio's message, then its usage on stdout.
 		{[]string{"--size=1m"}, 1, "No job(s) defined"},
 		// An option fio knows that gofio does not honour yet is never ignored.
-		{[]string{"--name=a", "--size=1m", "--verify_dump=1"}, 1, "gofio: option verify_dump is not supported yet"},
+		{[]string{"--name=a", "--size=1m", "--log_compression_cpus=0"}, 1, "gofio: option log_compression_cpus is not supported yet"},
 	}
 	for _, tt := range tests {
 		status, _, errs := gofio(t, tt.args...)
