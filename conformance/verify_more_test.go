@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -163,4 +165,92 @@ func TestVerifyExperimental(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestVerifyStateFiles: a writing job that verifies writes fio's state
+// file (local-NAME-N-verify.state), byte for byte for sequential writes
+// (fio's random state is then zero), and none with verify_state_save=0;
+// fio's fio-verify-state reads gofio's files.
+func TestVerifyStateFiles(t *testing.T) {
+	requireFio(t)
+	w := []string{"--bs=4k", "--rw=write"}
+	var args []string
+	for _, j := range [][]string{
+		{"--name=a", "--size=8k", "--verify=md5", "--ioengine=libaio", "--iodepth=4"},
+		{"--name=b", "--nrfiles=3", "--size=96k", "--verify=crc32c", "--ioengine=libaio", "--iodepth=2"},
+		{"--name=c", "--size=128k", "--verify=md5", "--number_ios=10", "--numjobs=2"},
+		{"--name=d", "--size=16k", "--verify=md5", "--verify_state_save=0"},
+		{"--name=e", "--size=16k"},
+	} {
+		args = append(append(args, j...), w...)
+	}
+	fr, gr, _, _ := run2(t, args, nil)
+	if fr.rc != 0 || gr.rc != 0 {
+		t.Fatalf("exit status fio %d, gofio %d\n%s", fr.rc, gr.rc, gr.stderr)
+	}
+	fs, _ := filepath.Glob(filepath.Join(fr.dir, "*.state"))
+	gs, _ := filepath.Glob(filepath.Join(gr.dir, "*.state"))
+	if len(fs) != 4 || len(gs) != len(fs) {
+		t.Fatalf("state files: fio %q, gofio %q", fs, gs)
+	}
+	tool, err := exec.LookPath("fio-verify-state")
+	for i := range fs {
+		if filepath.Base(fs[i]) != filepath.Base(gs[i]) {
+			t.Errorf("state file %q, fio's %q", filepath.Base(gs[i]), filepath.Base(fs[i]))
+			continue
+		}
+		fb, _ := os.ReadFile(fs[i])
+		gb, _ := os.ReadFile(gs[i])
+		if !bytes.Equal(fb, gb) {
+			t.Errorf("%s differs from fio's:\n%x\n%x", filepath.Base(gs[i]), gb, fb)
+		}
+		if err == nil {
+			out, err := exec.Command(tool, gs[i]).CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "Number IOs:") {
+				t.Errorf("fio-verify-state %s: %v\n%s", filepath.Base(gs[i]), err, out)
+			}
+		}
+	}
+}
+
+// TestVerifyStateLoad: each program's verify_state_load resumes from the
+// state file the other wrote: a randread job replays the 20 random
+// writes done and stops; a missing file is fio's error, no report and
+// exit status 1.
+func TestVerifyStateLoad(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	progs := []struct{ name, bin string }{{"fio", fioPath}, {"gofio", gofio}}
+	base := []string{"--name=v", "--filename=f", "--size=128k", "--bs=4k", "--verify=md5"}
+	for _, w := range progs {
+		for _, r := range progs {
+			t.Run(w.name+"-writes-"+r.name+"-loads", func(t *testing.T) {
+				dir := t.TempDir()
+				wr := runIn(w.bin, dir, append(base, "--rw=randwrite", "--do_verify=0", "--number_ios=20", "--ioengine=libaio", "--iodepth=4"))
+				if wr.rc != 0 {
+					t.Fatalf("%s writing: %d %s", w.name, wr.rc, wr.stderr)
+				}
+				rd := runIn(r.bin, dir, append(base, "--rw=randread", "--verify_state_load=1"))
+				if rd.rc != 0 || errValue(rd.stdout) != "err= 0" || issuedLine(rd.stdout) != "issued rwts: total=20,0,0,0" {
+					t.Errorf("%s loading %s's state: rc=%d %s\n%s", r.name, w.name, rd.rc, rd.stderr, head(rd.stdout))
+				}
+				if _, err := os.Stat(filepath.Join(dir, "local-v-0-verify.state")); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	t.Run("missing", func(t *testing.T) {
+		a := append(base, "--rw=read", "--verify_state_load=1", "--size=32k")
+		fr, gr, _, _ := run2(t, a, nil)
+		if fr.rc != gr.rc || gr.rc != 1 {
+			t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
+		}
+		if fr.stderr != gr.stderr {
+			t.Errorf("stderr:\nfio:\n%s\ngofio:\n%s", fr.stderr, gr.stderr)
+		}
+		if strings.Contains(gr.stdout, "groupid=") != strings.Contains(fr.stdout, "groupid=") {
+			t.Errorf("job report: fio\n%s\ngofio\n%s", fr.stdout, gr.stdout)
+		}
+	})
 }

@@ -252,7 +252,7 @@ func defaults() *Job {
 		IOOptions:               defaultIOOptions(),
 		Limits:                  defaultLimits(),
 		Steady:                  defaultSteadyOptions(),
-		Verify:                  VerifyOptions{Do: true, Trim: VerifyTrim{Zero: true}},
+		Verify:                  VerifyOptions{Do: true, StateSave: true, Trim: VerifyTrim{Zero: true}},
 		LogOptions:              defaultLogOptions(),
 		ReplayOptions:           defaultReplayOptions(),
 	}

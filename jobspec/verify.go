@@ -73,9 +73,14 @@ type VerifyOptions struct {
 	// Experimental is experimental_verify: the verify phase replays the
 	// offsets written and checks each header's write number too.
 	Experimental bool
-	Interval     int    // verify_interval (bytes); 0: the block size
-	Offset       int    // verify_offset (bytes): where the header is swapped to
-	Pattern      []byte // verify_pattern, decoded; nil when unset
+	// StateSave is verify_state_save: a writing job that verifies
+	// writes its verify state file when it ends; StateLoad is
+	// verify_state_load: the job checks only what the state file of the
+	// job that wrote says was written.
+	StateSave, StateLoad bool
+	Interval             int    // verify_interval (bytes); 0: the block size
+	Offset               int    // verify_offset (bytes): where the header is swapped to
+	Pattern              []byte // verify_pattern, decoded; nil when unset
 	// PatternOffsets are the places in Pattern of its %o formats, where
 	// each block's offset goes (8 bytes, little-endian; fio's manual:
 	// "for each block offset will be written and then verified back").

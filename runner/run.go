@@ -219,8 +219,14 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				fmt.Fprintln(cfg.Errors, t.errMsg)
 				continue
 			}
+			if err := w.verifySetup(cfg.AuxPath, jobNumber(plan, t.job)-1); err != nil {
+				// As in fio 3.33: no report, exit status 1.
+				fmt.Fprintln(cfg.Errors, err)
+				w.release()
+				t.noDir = true
+				continue
+			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
-			w.verifySetup(cfg.AuxPath)
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)
 			t.w = w

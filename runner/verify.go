@@ -6,11 +6,14 @@ package runner
 // with the worker.
 
 import (
+	"errors"
 	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
@@ -32,6 +35,16 @@ type verifier struct {
 	// replayed: experimental_verify's verify phase has run; fio 3.33
 	// runs it after the first loop only (observed).
 	replayed bool
+
+	// The verify state file (verify_state_save, verify_state_load):
+	// track follows the writes completed (nil when none is saved),
+	// loaded is the state loaded (nil without), checked counts the
+	// I/Os checked against it.
+	statePath string
+	stateNum  int
+	track     *verify.StateTracker
+	loaded    *verify.State
+	checked   uint64
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -45,15 +58,74 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 }
 
 // verifySetup gives the verify state what it takes from the run:
-// verify_dump's directory (--aux-path) and the worker's fill and clock.
-func (w *worker) verifySetup(auxPath string) {
+// verify_dump's directory (--aux-path) and the worker's fill and clock,
+// and loads the verify state file (verify_state_load). Its error is
+// fio's message: the job then does not run. num is the job's number in
+// the run, from 0, which names the state file.
+func (w *worker) verifySetup(auxPath string, num int) error {
 	v := w.vfy
 	if v == nil {
-		return
+		return nil
 	}
-	if w.job.Verify.Dump {
+	j := w.job
+	if j.Verify.Dump {
 		v.Dump = &verify.Dumper{Dir: auxPath, Fill: fioFillRandom,
 			Now: func() uint64 { return uint64(max(clock.Now()-w.epoch, 0)) }}
+	}
+	v.stateNum = num
+	v.statePath = verify.StateFileName(j.Name, num)
+	if auxPath != "" {
+		v.statePath = auxPath + "/" + v.statePath
+	}
+	if j.Verify.StateSave && j.RW.Writes() && j.Verify.Type != jobspec.VerifyNone {
+		v.track = verify.NewStateTracker(j.IODepth, len(w.files))
+	}
+	if !j.Verify.StateLoad {
+		return nil
+	}
+	b, err := os.ReadFile(v.statePath)
+	if err != nil {
+		return fmt.Errorf("fio: open state file: %s\nfio: state file: %s (for_write=0)", errno.Text(pathErrno(err)), v.statePath)
+	}
+	v.loaded, err = verify.ParseState(b)
+	return err
+}
+
+// pathErrno is the errno of a file operation's error (EIO when none).
+func pathErrno(err error) unix.Errno {
+	var e unix.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return unix.EIO
+}
+
+// stateAllows reports whether the block of u is one to check under a
+// loaded verify state (verify_state_load); when it is not, the job ends
+// there, as in fio 3.33.
+func (w *worker) stateAllows(u *engine.IOUnit) bool {
+	v := w.vfy
+	if v.loaded == nil {
+		return true
+	}
+	if !v.loaded.Allows(v.checked, u.File, u.Offset) {
+		w.stopping = true
+		return false
+	}
+	v.checked++
+	return true
+}
+
+// saveVerifyState writes the job's verify state file when it ends
+// (verify_state_save, on by default, in a writing job that verifies).
+func (w *worker) saveVerifyState() {
+	v := w.vfy
+	if v == nil || v.track == nil {
+		return
+	}
+	s := v.track.State(w.job.Name, v.stateNum)
+	if err := os.WriteFile(v.statePath, s.Marshal(), 0o644); err != nil && w.ioerr.out != nil {
+		fmt.Fprintf(w.ioerr.out, "fio: write state file: %s\nfio: failed to write state file\n", errno.Text(pathErrno(err)))
 	}
 }
 
@@ -65,6 +137,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		v.Wrote(u.Offset, len(u.Buf), u.File)
 	}
 	if v.Only {
+		if v.track != nil {
+			v.track.Completed(u.File, u.Offset) // counted as done
+		}
 		return
 	}
 	if v.Pattern != nil {
@@ -94,6 +169,9 @@ func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 	if !w.nextIO(u, now) {
 		return false
 	}
+	if v.ReadJob && !w.stateAllows(u) {
+		return false
+	}
 	if u.Op == engine.OpWrite {
 		w.stampVerify(u)
 	}
@@ -109,6 +187,11 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 		return false
 	}
 	fi := int(b.File)
+	if v.loaded != nil && !v.loaded.Allows(v.checked, fi, b.Off) {
+		w.stopping = true
+		return false
+	}
+	v.checked++
 	if !w.openFile(fi, stats.Read) {
 		return false
 	}
@@ -130,6 +213,9 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 // verifyWritten records the completed write u to be read back, when
 // writes are recorded on completion.
 func (w *worker) verifyWritten(u *engine.IOUnit) {
+	if w.vfy.track != nil && u.Op == engine.OpWrite {
+		w.vfy.track.Completed(u.File, u.Offset)
+	}
 	if w.vfy.onCompletion {
 		w.vfy.Wrote(u.Offset, len(u.Buf), u.File)
 	}

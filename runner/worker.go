@@ -349,6 +349,7 @@ func (w *worker) run(stop <-chan struct{}) {
 			break
 		}
 	}
+	w.saveVerifyState()
 	if j.Unlink && !w.info.NoFiles {
 		w.unlinkFiles()
 	}
