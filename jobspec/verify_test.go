@@ -87,7 +87,7 @@ func TestVerifyProblems(t *testing.T) {
 		}, ""},
 		{"trim backlog, trimwrite", func(j *Job) {
 			j.Verify.Type, j.Verify.Trim.Percentage, j.Verify.Trim.Backlog, j.RW = VerifyMD5, 50, 4, RWTrimWrite
-		}, "not supported yet"},
+		}, ""},
 	}
 	for _, tt := range tests {
 		j := defaults()

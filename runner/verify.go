@@ -45,6 +45,12 @@ type verifier struct {
 	track     *verify.StateTracker
 	loaded    *verify.State
 	checked   uint64
+
+	// The trim-after-write check (trim_percentage): trimDraw is the
+	// job's trim stream, which marks the blocks to trim; trimmed holds,
+	// by IOUnit.Index, whether a verify read's block was trimmed.
+	trimDraw rng.Stream
+	trimmed  []bool
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -79,6 +85,11 @@ func (w *worker) verifySetup(auxPath string, num int) error {
 	}
 	if j.Verify.StateSave && j.RW.Writes() && j.Verify.Type != jobspec.VerifyNone {
 		v.track = verify.NewStateTracker(j.IODepth, len(w.files))
+	}
+	if t := j.Verify.Trim; t.Percentage > 0 && j.RW.Writes() && j.Verify.Do && !v.Only {
+		// fio 3.33 marks nothing without do_verify (observed).
+		v.EnableTrims(int(min(t.Backlog, 1<<30)), t.Batch, t.Zero)
+		v.trimDraw.Seed(w.gen.seeds[seedTrim], w.gen.use64)
 	}
 	if !j.Verify.StateLoad {
 		return nil
@@ -116,11 +127,14 @@ func (w *worker) stateAllows(u *engine.IOUnit) bool {
 	return true
 }
 
-// saveVerifyState writes the job's verify state file when it ends
+// endVerify writes the job's verify state file when it ends
 // (verify_state_save, on by default, in a writing job that verifies).
-func (w *worker) saveVerifyState() {
+func (w *worker) endVerify() {
 	v := w.vfy
-	if v == nil || v.track == nil {
+	if v == nil {
+		return
+	}
+	if v.track == nil {
 		return
 	}
 	s := v.track.State(w.job.Name, v.stateNum)
@@ -134,7 +148,7 @@ func (w *worker) saveVerifyState() {
 func (w *worker) stampVerify(u *engine.IOUnit) {
 	v := w.vfy
 	if !v.onCompletion {
-		v.Wrote(u.Offset, len(u.Buf), u.File)
+		w.recordWrite(u)
 	}
 	if v.Only {
 		if v.track != nil {
@@ -163,6 +177,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 // then carrying its verify header.
 func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 	v := w.vfy
+	if !v.Reading && v.TrimDue() {
+		return w.nextTrim(u)
+	}
 	if v.Reading || (v.Backlog > 0 && v.BacklogDue()) {
 		return w.nextVerify(u)
 	}
@@ -197,6 +214,12 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 	}
 	u.Op, u.File, u.FD, u.Offset = engine.OpRead, fi, w.files[fi].fd, b.Off
 	u.Buf = u.Buf[:b.Len]
+	if v.Trimming() {
+		for len(v.trimmed) <= u.Index {
+			v.trimmed = append(v.trimmed, false)
+		}
+		v.trimmed[u.Index] = b.Trimmed
+	}
 	if v.Experimental && !v.onCompletion && w.reaper == nil {
 		// Writes recorded on completion have lost their write number;
 		// fio 3.33 checks the write number with a synchronous engine
@@ -217,8 +240,30 @@ func (w *worker) verifyWritten(u *engine.IOUnit) {
 		w.vfy.track.Completed(u.File, u.Offset)
 	}
 	if w.vfy.onCompletion {
-		w.vfy.Wrote(u.Offset, len(u.Buf), u.File)
+		w.recordWrite(u)
 	}
+}
+
+// recordWrite records the write u to be read back, and marks it for a
+// trim with probability trim_percentage.
+func (w *worker) recordWrite(u *engine.IOUnit) {
+	v := w.vfy
+	v.Wrote(u.Offset, len(u.Buf), u.File)
+	if v.Trimming() && v.trimDraw.Between(1, 100) <= uint64(w.job.Verify.Trim.Percentage) {
+		v.MarkTrim()
+	}
+}
+
+// nextTrim fills u with the trim of the oldest block marked for one.
+func (w *worker) nextTrim(u *engine.IOUnit) bool {
+	b := w.vfy.NextTrim()
+	fi := int(b.File)
+	if !w.openFile(fi, stats.Trim) {
+		return false
+	}
+	u.Op, u.File, u.FD, u.Offset = engine.OpTrim, fi, w.files[fi].fd, b.Off
+	u.Buf = u.Buf[:b.Len]
+	return true
 }
 
 // verifyRead checks the read u when it is one the job verifies, and
@@ -232,6 +277,7 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 	if u.Index < len(v.want) && v.Reading {
 		v.WantNumberIO = v.want[u.Index]
 	}
+	v.TrimmedRead = v.Reading && u.Index < len(v.trimmed) && v.trimmed[u.Index]
 	msg, bad := v.Check(u.Buf, u.Result, u.Offset, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
 		fmt.Fprint(w.ioerr.out, msg)
@@ -307,6 +353,13 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.EndLoop()
+	if m := v.TrimsLeaked(); m != "" && w.ioerr.out != nil {
+		fmt.Fprint(w.ioerr.out, m)
+	}
+	if v.Trimming() && w.gen.repeat {
+		// Under randrepeat each loop marks the blocks the first did.
+		v.trimDraw.Seed(w.gen.seeds[seedTrim], w.gen.use64)
+	}
 	w.loopFilesDone()
 }
 

@@ -349,7 +349,7 @@ func (w *worker) run(stop <-chan struct{}) {
 			break
 		}
 	}
-	w.saveVerifyState()
+	w.endVerify()
 	if j.Unlink && !w.info.NoFiles {
 		w.unlinkFiles()
 	}

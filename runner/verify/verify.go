@@ -88,6 +88,11 @@ type Verifier struct {
 	list []Block // blocks written this loop, in order
 	pos  int     // next block to read back
 
+	trims      *Trims // trim-after-write (trim.go); nil without
+	trimmedOut int    // blocks of list trimmed and skipped
+	// TrimmedRead tells Check that the block read was trimmed.
+	TrimmedRead bool
+
 	// verify_backlog: a batch of quota checks starts when Backlog
 	// blocks are unchecked; a batch may wait for blocks to be written.
 	Backlog int
@@ -106,6 +111,8 @@ type Block struct {
 	Len      uint32 // length in bytes
 	File     int32  // index of the file in the job's file list
 	NumberIO uint16 // the write number its header holds
+	Trimmed  bool   // trimmed since (trim_verify_zero): reads back as zeroes
+	Skip     bool   // trimmed since, not to be read back
 }
 
 // New returns the verify state of job j, which writes at most blocks
@@ -244,6 +251,9 @@ func (v *Verifier) BacklogDue() bool {
 
 // Next returns the next block to read back; false when all have been.
 func (v *Verifier) Next() (Block, bool) {
+	for v.pos < len(v.list) && v.list[v.pos].Skip {
+		v.pos++
+	}
 	if v.pos >= len(v.list) {
 		return Block{}, false
 	}
@@ -254,20 +264,33 @@ func (v *Verifier) Next() (Block, bool) {
 
 // Unchecked is the number of blocks written this loop and not yet read
 // back.
-func (v *Verifier) Unchecked() int { return len(v.list) - v.pos }
+func (v *Verifier) Unchecked() int {
+	n := len(v.list) - v.pos
+	if v.trimmedOut > 0 {
+		for _, b := range v.list[v.pos:] {
+			if b.Skip {
+				n--
+			}
+		}
+	}
+	return n
+}
 
 // UncheckedBytes is the number of bytes written this loop and not yet
 // read back.
 func (v *Verifier) UncheckedBytes() uint64 {
 	n := uint64(0)
 	for _, b := range v.list[v.pos:] {
-		n += uint64(b.Len)
+		if !b.Skip {
+			n += uint64(b.Len)
+		}
 	}
 	return n
 }
 
 // EndLoop forgets the blocks of the loop that ends.
 func (v *Verifier) EndLoop() {
+	v.endTrims()
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
 }
 
@@ -283,6 +306,9 @@ func (v *Verifier) EndLoop() {
 // allocates.
 func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (msg string, bad bool) {
 	buf := block[:nread]
+	if v.TrimmedRead {
+		return v.checkZero(buf, offset, path)
+	}
 	if v.Pattern != nil && !v.Header {
 		return v.checkPattern(block, offset, buf, path)
 	}
