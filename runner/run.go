@@ -226,6 +226,9 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				t.noDir = true
 				continue
 			}
+			if m := verifyNotice(t.job); m != "" {
+				fmt.Fprintln(cfg.Errors, m)
+			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			engineNotices(t, w)

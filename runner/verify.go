@@ -111,6 +111,23 @@ func pathErrno(err error) unix.Errno {
 	return unix.EIO
 }
 
+// verifyNotice is fio's warning, when job j starts, that its random
+// writes may overwrite one another while it verifies them: norandommap
+// with block sizes that are not one fixed size for reads, writes and
+// trims (observed in fio 3.33, on stderr), or "".
+func verifyNotice(j *jobspec.Job) string {
+	if j.Verify.Type == jobspec.VerifyNone || !j.RW.Random() || !j.NoRandomMap {
+		return ""
+	}
+	maxBS := j.MaxBS()
+	for d := range j.BS {
+		if j.BS[d] != maxBS[d] || j.BS[d] != j.BS[0] {
+			return "fio: norandommap given for variable block sizes, verify limited"
+		}
+	}
+	return ""
+}
+
 // stateAllows reports whether the block of u is one to check under a
 // loaded verify state (verify_state_load); when it is not, the job ends
 // there, as in fio 3.33.
@@ -335,6 +352,9 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	}
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
 		t := clock.Now()
+		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap) {
+			v.Settle()
+		}
 		if v.Experimental {
 			// As in fio 3.33 (observed): the blocks read back count
 			// toward the job's size × loops, and later loops have no

@@ -45,10 +45,12 @@
 package verify
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/gofio/gofio/jobspec"
 )
@@ -170,6 +172,19 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 	return v, nil
 }
 
+// ReplayWrites tells the verify state of a job with rw=read that the
+// trace it replays writes: its writes are then recorded and read back
+// after the replay, as in a writing job.
+func (v *Verifier) ReplayWrites() {
+	if !v.ReadJob {
+		return
+	}
+	v.ReadJob, v.record = false, true
+	if v.list == nil {
+		v.list = make([]Block, 0, 1024)
+	}
+}
+
 // Wrote records the block of n bytes written at off of file (an index in
 // the job's file list) to be read back, when the job reads back.
 func (v *Verifier) Wrote(off int64, n int, file int) {
@@ -274,6 +289,54 @@ func (v *Verifier) Unchecked() int {
 		}
 	}
 	return n
+}
+
+// Settle orders the blocks to read back as fio 3.33 does when writes may
+// overlap (a replayed trace, random writes under norandommap; observed):
+// by file and offset, each block overwritten in part or in full by a
+// later write dropped. It is used before the verify phase.
+func (v *Verifier) Settle() {
+	if v.pos != 0 || len(v.list) < 2 {
+		return
+	}
+	type span struct{ from, to int64 } // [from, to)
+	later := map[int32][]span{}        // by file: the union of later writes, sorted
+	keep := make([]bool, len(v.list))
+	for i := len(v.list) - 1; i >= 0; i-- {
+		b := v.list[i]
+		if b.Skip {
+			continue
+		}
+		s := span{b.Off, b.Off + int64(b.Len)}
+		ss := later[b.File]
+		k := sort.Search(len(ss), func(k int) bool { return ss[k].to > s.from })
+		keep[i] = k == len(ss) || ss[k].from >= s.to
+		// Merge s into the union.
+		e := k
+		for e < len(ss) && ss[e].from <= s.to {
+			s.from, s.to = min(s.from, ss[e].from), max(s.to, ss[e].to)
+			e++
+		}
+		if k > 0 && ss[k-1].to == s.from {
+			k--
+			s.from = ss[k].from
+		}
+		ss = append(ss[:k], append([]span{s}, ss[e:]...)...)
+		later[b.File] = ss
+	}
+	out := v.list[:0]
+	for i, b := range v.list {
+		if keep[i] {
+			out = append(out, b)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Block) int {
+		if a.File != b.File {
+			return int(a.File - b.File)
+		}
+		return cmp.Compare(a.Off, b.Off)
+	})
+	v.list = out
 }
 
 // UncheckedBytes is the number of bytes written this loop and not yet
