@@ -30,8 +30,12 @@
 //
 // After the write phase of each loop the blocks are read back in the
 // order they were written and checked (with verify_backlog, some of them
-// while writing); a read-only job checks every block it reads; verify_only
-// skips the writes (counting them as issued) and only checks. As in fio, a
+// while writing; after a replayed trace or random writes under
+// norandommap, by offset: Settle); a read-only job checks every block it
+// reads; verify_only skips the writes (counting them as issued) and only
+// checks. verify_dump writes the bad blocks to files (dump.go), the
+// verify state file is fio's (state.go), and trim_percentage trims some
+// blocks written (trim.go). As in fio, a
 // bad header ends the check of a block, which ends the job with EILSEQ
 // unless continue_on_error covers verify errors (then the error is
 // counted, and verify_fatal ends the job without failing it).
