@@ -168,21 +168,24 @@ func TestVerifyExperimental(t *testing.T) {
 }
 
 // TestVerifyStateFiles: a writing job that verifies writes fio's state
-// file (local-NAME-N-verify.state), byte for byte for sequential writes
-// (fio's random state is then zero), and none with verify_state_save=0;
-// fio's fio-verify-state reads gofio's files.
+// file (local-NAME-N-verify.state) byte for byte, the state of its
+// offset generator included, and none with verify_state_save=0; fio's
+// fio-verify-state reads gofio's files.
 func TestVerifyStateFiles(t *testing.T) {
 	requireFio(t)
-	w := []string{"--bs=4k", "--rw=write"}
 	var args []string
 	for _, j := range [][]string{
-		{"--name=a", "--size=8k", "--verify=md5", "--ioengine=libaio", "--iodepth=4"},
-		{"--name=b", "--nrfiles=3", "--size=96k", "--verify=crc32c", "--ioengine=libaio", "--iodepth=2"},
-		{"--name=c", "--size=128k", "--verify=md5", "--number_ios=10", "--numjobs=2"},
-		{"--name=d", "--size=16k", "--verify=md5", "--verify_state_save=0"},
-		{"--name=e", "--size=16k"},
+		{"--name=a", "--rw=write", "--size=8k", "--verify=md5", "--ioengine=libaio", "--iodepth=4"},
+		{"--name=b", "--rw=write", "--nrfiles=3", "--size=96k", "--verify=crc32c", "--ioengine=libaio", "--iodepth=2"},
+		{"--name=c", "--rw=write", "--size=128k", "--verify=md5", "--number_ios=10", "--numjobs=2"},
+		{"--name=d", "--rw=write", "--size=16k", "--verify=md5", "--verify_state_save=0"},
+		{"--name=e", "--rw=write", "--size=16k"},
+		{"--name=f", "--rw=randwrite", "--size=64k", "--verify=md5", "--number_ios=7", "--do_verify=0"},
+		{"--name=g", "--rw=randwrite", "--size=64k", "--verify=md5"},
+		{"--name=h", "--rw=randrw", "--size=64k", "--verify=crc32c", "--random_generator=tausworthe64", "--number_ios=9"},
+		{"--name=i", "--rw=randwrite", "--size=64k", "--verify=md5", "--random_generator=lfsr", "--number_ios=5"},
 	} {
-		args = append(append(args, j...), w...)
+		args = append(append(args, j...), "--bs=4k")
 	}
 	fr, gr, _, _ := run2(t, args, nil)
 	if fr.rc != 0 || gr.rc != 0 {
@@ -190,7 +193,7 @@ func TestVerifyStateFiles(t *testing.T) {
 	}
 	fs, _ := filepath.Glob(filepath.Join(fr.dir, "*.state"))
 	gs, _ := filepath.Glob(filepath.Join(gr.dir, "*.state"))
-	if len(fs) != 4 || len(gs) != len(fs) {
+	if len(fs) != 8 || len(gs) != len(fs) {
 		t.Fatalf("state files: fio %q, gofio %q", fs, gs)
 	}
 	tool, err := exec.LookPath("fio-verify-state")

@@ -35,6 +35,8 @@ type verifier struct {
 	// replayed: experimental_verify's verify phase has run; fio 3.33
 	// runs it after the first loop only (observed).
 	replayed bool
+	// verified: the last loop had a verify phase.
+	verified bool
 
 	// The verify state file (verify_state_save, verify_state_load):
 	// track follows the writes completed (nil when none is saved),
@@ -155,6 +157,16 @@ func (w *worker) endVerify() {
 		return
 	}
 	s := v.track.State(w.job.Name, v.stateNum)
+	if j := w.job; j.RW.Random() {
+		// As in fio 3.33 (observed): the offset generator's state, which
+		// a verify phase re-seeds (random_generator=lfsr leaves it as
+		// seeded); a job without random offsets writes zeroes.
+		r := w.gen.offRng
+		if v.verified || j.RandomGenerator == jobspec.GenLFSR {
+			r.Seed(w.gen.seeds[seedBlock], w.gen.use64)
+		}
+		s.RandUse64, s.RandWords = r.State()
+	}
 	if err := os.WriteFile(v.statePath, s.Marshal(), 0o644); err != nil && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: write state file: %s\nfio: failed to write state file\n", errno.Text(pathErrno(err)))
 	}
@@ -350,7 +362,9 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
+	v.verified = false
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
+		v.verified = true
 		t := clock.Now()
 		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap) {
 			v.Settle()

@@ -19,8 +19,10 @@ import (
 //	36  number of files           uint32
 //	40  writes done               uint64
 //	48  job number                uint64
-//	56  random state              56 bytes (gofio writes zeroes; fio's
-//	                              verify_state_load does not use it)
+//	56  random state              use64 uint32, 4 bytes, then Taus88's 3
+//	                              uint32 or Taus258's 5 uint64, zeroes
+//	                              after (56 bytes in all); fio's
+//	                              verify_state_load does not use it
 //	112 job name                  64 bytes, NUL-padded
 //	176 completions               (file index uint64, offset uint64) each,
 //	                              room for iodepth of each file, zeroes
@@ -58,6 +60,10 @@ type State struct {
 	Files    uint32
 	NumberIO uint64 // writes done
 	Comps    []Comp
+	// The offset generator's state (rng.Stream.State); no words for a
+	// job without one, which fio writes as zeroes.
+	RandUse64 bool
+	RandWords []uint64
 }
 
 // Marshal is the state file's bytes.
@@ -70,6 +76,16 @@ func (s *State) Marshal() []byte {
 	le.PutUint64(p[16:], s.NumberIO)
 	le.PutUint64(p[24:], s.JobNum)
 	copy(p[88:88+stateNameLen-1], s.Name)
+	if s.RandUse64 {
+		le.PutUint32(p[32:], 1)
+		for i, w := range s.RandWords[:min(len(s.RandWords), 5)] {
+			le.PutUint64(p[40+8*i:], w)
+		}
+	} else {
+		for i, w := range s.RandWords[:min(len(s.RandWords), 3)] {
+			le.PutUint32(p[40+4*i:], uint32(w))
+		}
+	}
 	for _, c := range s.Comps {
 		p = le.AppendUint64(p, c.File)
 		p = le.AppendUint64(p, c.Off)

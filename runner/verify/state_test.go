@@ -105,3 +105,21 @@ func TestStateAllows(t *testing.T) {
 		}
 	}
 }
+
+// TestStateRandom: the offset generator's state where fio 3.33 writes it
+// (its file of a randwrite job: 3d ad b9 cc f8 27 a3 05 c8 67 7e 13 at
+// byte 64; with tausworthe64, use64 at byte 56 and five words at 64).
+func TestStateRandom(t *testing.T) {
+	s := &State{Depth: 1, Files: 1, RandWords: []uint64{0xccb9ad3d, 0x05a327f8, 0x137e67c8}}
+	b := s.Marshal()
+	if got := hex.EncodeToString(b[56:80]); got != "00000000000000003dadb9ccf827a305c8677e1300000000" {
+		t.Errorf("32-bit state: %s", got)
+	}
+	s = &State{Depth: 1, Files: 1, RandUse64: true, RandWords: []uint64{1, 2, 3, 4, 5}}
+	b = s.Marshal()
+	want := "0100000000000000" + "0100000000000000" + "0200000000000000" + "0300000000000000" +
+		"0400000000000000" + "0500000000000000" + strings.Repeat("00", 8)
+	if got := hex.EncodeToString(b[56:112]); got != want {
+		t.Errorf("64-bit state: %s", got)
+	}
+}
