@@ -243,6 +243,36 @@ func TestVerifyStateLoad(t *testing.T) {
 			})
 		}
 	}
+	// The jobs that load a state: the verify phase of a writing job
+	// stops as a read job does; a job that mixes reads and writes
+	// checks all it wrote.
+	for _, rw := range []string{"--rw=write", "--rw=randwrite", "--rw=randrw", "--rw=read"} {
+		t.Run("loaded by "+rw, func(t *testing.T) {
+			src := t.TempDir()
+			a := []string{"--name=v", "--filename=f", "--size=64k", "--bs=4k", "--verify=md5"}
+			if w := runIn(fioPath, src, append(a, "--rw=write", "--number_ios=5", "--do_verify=0")); w.rc != 0 {
+				t.Fatalf("fio writing: %d %s", w.rc, w.stderr)
+			}
+			setup := func(dir string) {
+				for _, name := range []string{"f", "local-v-0-verify.state"} {
+					b, err := os.ReadFile(filepath.Join(src, name))
+					if err == nil {
+						err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			fr, gr, _, _ := run2(t, append(a, rw, "--verify_state_load=1"), setup)
+			if fr.rc != gr.rc || errValue(fr.stdout) != errValue(gr.stdout) {
+				t.Errorf("exit status/err: fio %d %q, gofio %d %q\n%s", fr.rc, errValue(fr.stdout), gr.rc, errValue(gr.stdout), gr.stderr)
+			}
+			if fi, gi := issuedLine(fr.stdout), issuedLine(gr.stdout); fi != gi {
+				t.Errorf("issued: fio %q, gofio %q", fi, gi)
+			}
+		})
+	}
 	t.Run("missing", func(t *testing.T) {
 		a := append(base, "--rw=read", "--verify_state_load=1", "--size=32k")
 		fr, gr, _, _ := run2(t, a, nil)
