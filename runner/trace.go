@@ -117,6 +117,7 @@ func newTracer(w *worker, replay *trace.Log) (*tracer, error) {
 		w.writes = w.writes || replay.Writes
 		if w.vfy != nil && replay.Writes {
 			w.vfy.ReplayWrites()
+			w.vfy.mixed = replay.Reads
 		}
 	}
 	if j.WriteIolog != "" && t.replay == nil { // a replay writes none, as in fio

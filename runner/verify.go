@@ -53,6 +53,18 @@ type verifier struct {
 	// by IOUnit.Index, whether a verify read's block was trimmed.
 	trimDraw rng.Stream
 	trimmed  []bool
+
+	// The seed check of a job that mixes reads and writes (mixed):
+	// seedLog holds the seeds of the loop's writes in their order,
+	// seedPos the rank of the next block read back, wantSeed by
+	// IOUnit.Index the seed a read back block must hold (ok: checked).
+	mixed    bool
+	seedLog  []uint64
+	seedPos  int
+	wantSeed []struct {
+		seed uint64
+		ok   bool
+	}
 }
 
 // newVerifier returns the verify state of job j, or nil when j does not
@@ -62,7 +74,8 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 	if v == nil || err != nil {
 		return nil, err
 	}
-	return &verifier{Verifier: v, onCompletion: v.Backlog > 0 && j.IODepth > 1 && !v.Only}, nil
+	return &verifier{Verifier: v, onCompletion: v.Backlog > 0 && j.IODepth > 1 && !v.Only,
+		mixed: j.RW.Reads() && j.RW.Writes()}, nil
 }
 
 // verifySetup gives the verify state what it takes from the run:
@@ -203,6 +216,9 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		// the verify stream, which the header keeps.
 		seed = v.seeds.NextSeed()
 		fioFillRandom(u.Buf, seed)
+		if v.mixed {
+			v.seedLog = append(v.seedLog, seed)
+		}
 	}
 	v.Stamp(u.Buf, u.Offset, seed, uint64(max(clock.Now()-w.epoch, 0)))
 }
@@ -254,6 +270,20 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 			v.trimmed = append(v.trimmed, false)
 		}
 		v.trimmed[u.Index] = b.Trimmed
+	}
+	if v.mixed && !v.onCompletion && !v.Experimental && v.Pattern == nil && v.Header {
+		for len(v.wantSeed) <= u.Index {
+			v.wantSeed = append(v.wantSeed, struct {
+				seed uint64
+				ok   bool
+			}{})
+		}
+		ws := &v.wantSeed[u.Index]
+		ws.ok = v.seedPos < len(v.seedLog)
+		if ws.ok {
+			ws.seed = v.seedLog[v.seedPos]
+		}
+		v.seedPos++
 	}
 	if v.Experimental && !v.onCompletion && w.reaper == nil {
 		// Writes recorded on completion have lost their write number;
@@ -313,6 +343,11 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 		v.WantNumberIO = v.want[u.Index]
 	}
 	v.TrimmedRead = v.Reading && u.Index < len(v.trimmed) && v.trimmed[u.Index]
+	v.CheckSeed = false
+	if u.Index < len(v.wantSeed) && !v.ReadJob {
+		ws := &v.wantSeed[u.Index]
+		v.CheckSeed, v.WantSeed, ws.ok = ws.ok, ws.seed, false
+	}
 	msg, bad := v.Check(u.Buf, u.Result, u.Offset, w.files[u.File].path)
 	if msg != "" && w.ioerr.out != nil {
 		fmt.Fprint(w.ioerr.out, msg)
@@ -393,6 +428,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.EndLoop()
+	v.seedLog, v.seedPos = v.seedLog[:0], 0
 	if m := v.TrimsLeaked(); m != "" && w.ioerr.out != nil {
 		fmt.Fprint(w.ioerr.out, m)
 	}

@@ -90,6 +90,14 @@ type Verifier struct {
 	// block written again later under norandommap). -1: not checked.
 	Experimental bool
 	WantNumberIO int32
+	// In a job that mixes reads and writes, fio 3.33 checks each
+	// header's seed against the seed of the write of the same rank in
+	// the loop (observed: "verify: bad header rand_seed S, wanted W"
+	// where the blocks are read back in another order than written, by
+	// offset after a trace or under norandommap). CheckSeed tells Check
+	// to compare with WantSeed.
+	CheckSeed bool
+	WantSeed  uint64
 
 	list []Block // blocks written this loop, in order
 	pos  int     // next block to read back
@@ -406,6 +414,9 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 		}
 		if s, calc := le.Uint32(c[36:]), crc32cRaw(c[:36]); s != calc {
 			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
+		}
+		if s := le.Uint64(c[8:]); v.CheckSeed && s != v.WantSeed {
+			return msg + at("verify: bad header rand_seed %d, wanted %d %s)\n", s, v.WantSeed, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if n := le.Uint16(c[34:]); v.Experimental && v.Reading && v.WantNumberIO >= 0 && int32(n) != v.WantNumberIO {
 			return msg + at("verify: bad header numberio %d, wanted %d %s)\n", n, v.WantNumberIO, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
