@@ -44,8 +44,10 @@
 // is drawn by the runner from the job's verify stream and fills the block
 // as fio fills it. fio 3.33 does not check the seed, time, thread and
 // write number of a header after writing, nor with verify_only of
-// rw=write or randwrite. (fio's verify_only of a mixed rw=rw job does
-// compare the seed with its own.)
+// rw=write or randwrite; a job that mixes reads and writes checks the
+// seed against those of its writes in order (CheckSeed), and
+// experimental_verify the write number. (fio's verify_only of a mixed
+// rw=rw job does compare the seed with its own.)
 package verify
 
 import (
