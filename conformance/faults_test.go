@@ -346,12 +346,6 @@ func compareFault(t *testing.T, c faultCase, format string, fr, gr result, ff, g
 	if fr.rc != gr.rc {
 		t.Errorf("exit status: fio %d, gofio %d\nfio stderr:\n%s\ngofio stderr:\n%s", fr.rc, gr.rc, head(fr.stderr), head(gr.stderr))
 	}
-	// A failed verify job's state file, and fio's complaints when it
-	// cannot write it, are a documented difference (docs/compat.md).
-	ff = slices.DeleteFunc(ff, func(f string) bool { return strings.Contains(f, "-verify.state ") })
-	for _, p := range []string{"fio: write state file: ", "fio: failed to write state file"} {
-		fr.stdout, fr.stderr = dropPrefixed(fr.stdout, p), dropPrefixed(fr.stderr, p)
-	}
 	if !c.sizes {
 		ff, gf = names(ff), names(gf)
 	}
