@@ -273,19 +273,28 @@ func TestVerifyStateLoad(t *testing.T) {
 			}
 		})
 	}
-	t.Run("missing", func(t *testing.T) {
-		a := append(base, "--rw=read", "--verify_state_load=1", "--size=32k")
-		fr, gr, _, _ := run2(t, a, nil)
-		if fr.rc != gr.rc || gr.rc != 1 {
-			t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
-		}
-		if fr.stderr != gr.stderr {
-			t.Errorf("stderr:\nfio:\n%s\ngofio:\n%s", fr.stderr, gr.stderr)
-		}
-		if strings.Contains(gr.stdout, "groupid=") != strings.Contains(fr.stdout, "groupid=") {
-			t.Errorf("job report: fio\n%s\ngofio\n%s", fr.stdout, gr.stdout)
-		}
-	})
+	for _, verify := range []string{"--verify=md5", "--verify=0"} {
+		t.Run("missing with "+verify, func(t *testing.T) {
+			missingState(t, append(base, "--rw=read", "--verify_state_load=1", "--size=32k", verify))
+		})
+	}
+}
+
+// missingState runs job a, whose verify state file is missing, with fio
+// and gofio: fio's error, no report and exit status 1 (even without
+// verify, where the file is read all the same).
+func missingState(t *testing.T, a []string) {
+	t.Helper()
+	fr, gr, _, _ := run2(t, a, nil)
+	if fr.rc != gr.rc || gr.rc != 1 {
+		t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
+	}
+	if fr.stderr != gr.stderr {
+		t.Errorf("stderr:\nfio:\n%s\ngofio:\n%s", fr.stderr, gr.stderr)
+	}
+	if strings.Contains(gr.stdout, "groupid=") != strings.Contains(fr.stdout, "groupid=") {
+		t.Errorf("job report: fio\n%s\ngofio\n%s", fr.stdout, gr.stdout)
+	}
 }
 
 // TestVerifyTrimBacklog: trim_percentage with trim_backlog in trimming

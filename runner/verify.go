@@ -84,20 +84,32 @@ func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
 // fio's message: the job then does not run. num is the job's number in
 // the run, from 0, which names the state file.
 func (w *worker) verifySetup(auxPath string, num int) error {
+	j := w.job
+	path := verify.StateFileName(j.Name, num)
+	if auxPath != "" {
+		path = auxPath + "/" + path
+	}
+	var loaded *verify.State
+	if j.Verify.StateLoad {
+		// Read even without verify, where it changes nothing (fio 3.33,
+		// observed: a missing file fails the job all the same).
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("fio: open state file: %s\nfio: state file: %s (for_write=0)", errno.Text(pathErrno(err)), path)
+		}
+		if loaded, err = verify.ParseState(b); err != nil {
+			return err
+		}
+	}
 	v := w.vfy
 	if v == nil {
 		return nil
 	}
-	j := w.job
 	if j.Verify.Dump {
 		v.Dump = &verify.Dumper{Dir: auxPath, Fill: fioFillRandom,
 			Now: func() uint64 { return uint64(max(clock.Now()-w.epoch, 0)) }}
 	}
-	v.stateNum = num
-	v.statePath = verify.StateFileName(j.Name, num)
-	if auxPath != "" {
-		v.statePath = auxPath + "/" + v.statePath
-	}
+	v.stateNum, v.statePath = num, path
 	if j.Verify.StateSave && j.RW.Writes() && j.Verify.Type != jobspec.VerifyNone {
 		v.track = verify.NewStateTracker(j.IODepth, len(w.files))
 	}
@@ -106,21 +118,13 @@ func (w *worker) verifySetup(auxPath string, num int) error {
 		v.EnableTrims(int(min(t.Backlog, 1<<30)), t.Batch, t.Zero)
 		v.trimDraw.Seed(w.gen.seeds[seedTrim], w.gen.use64)
 	}
-	if !j.Verify.StateLoad {
-		return nil
-	}
-	b, err := os.ReadFile(v.statePath)
-	if err != nil {
-		return fmt.Errorf("fio: open state file: %s\nfio: state file: %s (for_write=0)", errno.Text(pathErrno(err)), v.statePath)
-	}
-	v.loaded, err = verify.ParseState(b)
-	if j.RW.Reads() && j.RW.Writes() {
+	if !(j.RW.Reads() && j.RW.Writes()) {
 		// fio 3.33 reads the state of a job that mixes reads and
 		// writes, and then checks all it wrote (observed with
 		// rw=randrw).
-		v.loaded = nil
+		v.loaded = loaded
 	}
-	return err
+	return nil
 }
 
 // pathErrno is the errno of a file operation's error (EIO when none).
