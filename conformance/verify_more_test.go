@@ -139,6 +139,8 @@ func TestVerifyExperimental(t *testing.T) {
 		{"--rw=randwrite", "--loops=2"},
 		{"--rw=randwrite", "--loops=3"},
 		{"--rw=randrw", "--loops=2"},
+		{"--rw=randwrite", "--verify_backlog=5", "--verify_backlog_batch=2", "--loops=3"},
+		{"--rw=randrw", "--verify_backlog=3", "--loops=3"},
 		{"--rw=write"},
 		{"--rw=randwrite", "--norandommap"},
 		{"--rw=randwrite", "--norandommap", "--ioengine=libaio", "--iodepth=4"},
@@ -421,6 +423,43 @@ func TestVerifyReplay(t *testing.T) {
 			const notice = "fio: norandommap given for variable block sizes, verify limited"
 			if f, g := strings.Count(fr.stderr, notice), strings.Count(gr.stderr, notice); f != g {
 				t.Errorf("%q: fio %d, gofio %d", notice, f, g)
+			}
+		})
+	}
+}
+
+// TestVerifyNotices: fio's notices about verify settings that cannot
+// check everything, as often as fio prints them: a time_based job that
+// only writes never reaches its verify phase (once per clone), numjobs
+// clones share a named file.
+func TestVerifyNotices(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	notices := []string{
+		"fio: verification read phase will never start because write phase uses all of runtime",
+		"fio: multiple writers may overwrite blocks that belong to other jobs. This can cause verification failures.",
+	}
+	tb := "--time_based --runtime=100ms "
+	for _, a := range []string{
+		tb + "--rw=randwrite",
+		tb + "--rw=randwrite --numjobs=2",
+		tb + "--rw=randwrite --do_verify=0",
+		tb + "--rw=randrw",
+		tb + "--rw=randwrite --verify_backlog=4",
+		tb + "--rw=trimwrite --verify=null",
+		"--rw=write --numjobs=3",
+		"--rw=randrw --numjobs=2",
+		"--rw=read --numjobs=2",
+		"--rw=write --numjobs=2 --do_verify=0",
+	} {
+		t.Run(a, func(t *testing.T) {
+			args := append([]string{"--name=v", "--filename=f", "--size=64k", "--bs=4k", "--verify=md5"}, strings.Fields(a)...)
+			fr := runIn(fioPath, t.TempDir(), args)
+			gr := runIn(gofio, t.TempDir(), args)
+			for _, n := range notices {
+				if f, g := strings.Count(fr.stdout, n), strings.Count(gr.stdout, n); f != g {
+					t.Errorf("%q: fio %d, gofio %d", n, f, g)
+				}
 			}
 		})
 	}

@@ -155,6 +155,16 @@ func (o *VerifyOptions) fitInterval(j *Job) {
 	}
 }
 
+// timeBasedNotice is fio's notice that a time_based job that only writes
+// never reaches its verify phase (without verify_backlog; observed in
+// fio 3.33, on stdout, once per job), or "".
+func (o *VerifyOptions) timeBasedNotice(j *Job) string {
+	if !j.TimeBased || o.Type == VerifyNone || !(o.Do || o.Only) || o.Backlog > 0 || !j.RW.Writes() || j.RW.Reads() {
+		return ""
+	}
+	return "fio: verification read phase will never start because write phase uses all of runtime"
+}
+
 // problem is the error of verify settings gofio refuses to run with
 // (where fio 3.33 crashes or fails its own check), or "".
 func (o *VerifyOptions) problem(j *Job) string {

@@ -32,8 +32,8 @@ type verifier struct {
 	// want holds, by IOUnit.Index, the write number a verify read's
 	// block must carry (experimental_verify); -1 for none.
 	want []int32
-	// replayed: experimental_verify's verify phase has run; fio 3.33
-	// runs it after the first loop only (observed).
+	// replayed: experimental_verify's first loop is over; fio 3.33
+	// checks nothing in later loops (observed).
 	replayed bool
 	// verified: the last loop had a verify phase.
 	verified bool
@@ -235,7 +235,7 @@ func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 	if !v.Reading && v.TrimDue() {
 		return w.nextTrim(u)
 	}
-	if v.Reading || (v.Backlog > 0 && v.BacklogDue()) {
+	if v.Reading || (v.Backlog > 0 && !v.replayed && v.BacklogDue()) {
 		return w.nextVerify(u)
 	}
 	if !w.nextIO(u, now) {
@@ -289,7 +289,13 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 		}
 		v.seedPos++
 	}
-	if v.Experimental && !v.onCompletion && w.reaper == nil {
+	if v.Experimental {
+		// As in fio 3.33 (observed): with experimental_verify each
+		// block read back counts toward the job's size × loops,
+		// verify_backlog's too.
+		w.totalIssued += uint64(b.Len)
+	}
+	if v.Experimental && !v.onCompletion && !v.Only && w.reaper == nil {
 		// Writes recorded on completion have lost their write number;
 		// fio 3.33 checks the write number with a synchronous engine
 		// only (observed: at iodepth 4 with libaio a block written
@@ -414,14 +420,6 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap) {
 			v.Settle()
 		}
-		if v.Experimental {
-			// As in fio 3.33 (observed): the blocks read back count
-			// toward the job's size × loops, and later loops have no
-			// verify phase. randwrite with loops=3 writes, reads back,
-			// writes, and stops.
-			w.totalIssued += v.UncheckedBytes()
-			v.replayed = true
-		}
 		v.Reading = true
 		if w.reaper == nil {
 			w.syncLoop(stop)
@@ -432,6 +430,12 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 		w.st.Dir[stats.Read].RuntimeUS += uint64(clock.Now()-t) / 1000
 	}
 	v.EndLoop()
+	// As in fio 3.33 (observed): with experimental_verify only the
+	// first loop checks anything (verify phase, verify_backlog), and
+	// what it reads back counts toward the job's size × loops
+	// (nextVerify): randwrite with loops=3 writes, reads back, writes,
+	// and stops.
+	v.replayed = v.replayed || v.Experimental
 	v.seedLog, v.seedPos = v.seedLog[:0], 0
 	if m := v.TrimsLeaked(); m != "" && w.ioerr.out != nil {
 		fmt.Fprint(w.ioerr.out, m)
