@@ -17,7 +17,7 @@ import (
 func TestOutputFileJobLines(t *testing.T) {
 	dir := t.TempDir()
 	vf := filepath.Join(dir, "vf")
-	verify := []string{"--name=v", "--filename=" + vf, "--rw=write", "--bs=4k", "--size=64k", "--verify=md5"}
+	verify := []string{"--name=v", "--filename=" + vf, "--rw=write", "--bs=4k", "--size=64k", "--verify=md5", "--aux-path=" + dir} // the verify state file goes to dir
 	if st, _, errs := gofio(t, append(verify, "--do_verify=0", "--output-format=terse")...); st != 0 {
 		t.Fatalf("writing %s: status %d\n%s", vf, st, errs)
 	}
