@@ -295,11 +295,13 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 		// verify_backlog's too.
 		w.totalIssued += uint64(b.Len)
 	}
-	if v.Experimental && !v.onCompletion && !v.Only && w.reaper == nil {
-		// Writes recorded on completion have lost their write number;
-		// fio 3.33 checks the write number with a synchronous engine
-		// only (observed: at iodepth 4 with libaio a block written
-		// again under norandommap passes).
+	if !v.onCompletion && !v.Only && !(v.Experimental && w.reaper != nil) {
+		// The block must hold the write number of its write (fio 3.33,
+		// observed: another job's write over it fails with "bad header
+		// numberio"). Writes recorded on completion have lost it;
+		// verify_only never had it; experimental_verify checks it with
+		// a synchronous engine only (at iodepth 4 with libaio a block
+		// written again under norandommap passes).
 		for len(v.want) <= u.Index {
 			v.want = append(v.want, -1)
 		}
@@ -349,8 +351,8 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 		return // not a checked read, or an engine without data (null)
 	}
 	v.WantNumberIO = -1
-	if u.Index < len(v.want) && v.Reading {
-		v.WantNumberIO = v.want[u.Index]
+	if u.Index < len(v.want) && !v.ReadJob {
+		v.WantNumberIO, v.want[u.Index] = v.want[u.Index], -1
 	}
 	v.TrimmedRead = v.Reading && u.Index < len(v.trimmed) && v.trimmed[u.Index]
 	v.CheckSeed = false

@@ -42,12 +42,12 @@
 //
 // The seed and the data after the header are fio's: each block's seed
 // is drawn by the runner from the job's verify stream and fills the block
-// as fio fills it. fio 3.33 does not check the seed, time, thread and
-// write number of a header after writing, nor with verify_only of
-// rw=write or randwrite; a job that mixes reads and writes checks the
-// seed against those of its writes in order (CheckSeed), and
-// experimental_verify the write number. (fio's verify_only of a mixed
-// rw=rw job does compare the seed with its own.)
+// as fio fills it. Reading back what it wrote, fio 3.33 checks a
+// header's write number (WantNumberIO), not its time and thread, nor its
+// seed but in a job that mixes reads and writes, where it compares it
+// with those of its writes in order (CheckSeed); verify_only of rw=write
+// or randwrite checks none of them. (fio's verify_only of a mixed rw=rw
+// job does compare the seed with its own.)
 package verify
 
 import (
@@ -86,10 +86,11 @@ type Verifier struct {
 	Async    bool    // verify_async: checked inline, reported as fio's verifier threads do
 	record   bool    // blocks written are recorded to be read back
 	Dump     *Dumper // verify_dump; nil without
-	// experimental_verify: in the verify phase the header's write
-	// number must be WantNumberIO, that of the block's write (observed
-	// in fio 3.33: "verify: bad header numberio 10, wanted 2" for a
-	// block written again later under norandommap). -1: not checked.
+	// A block read back must hold the write number of its write,
+	// WantNumberIO (-1: not checked; observed in fio 3.33: "verify: bad
+	// header numberio 0, wanted 2" for a block another job wrote over,
+	// "numberio 10, wanted 2" for one written again later under
+	// norandommap with experimental_verify, which replays its writes).
 	Experimental bool
 	WantNumberIO int32
 	// In a job that mixes reads and writes, fio 3.33 checks each
@@ -420,7 +421,7 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 		if s := le.Uint64(c[8:]); v.CheckSeed && s != v.WantSeed {
 			return msg + at("verify: bad header rand_seed %d, wanted %d %s)\n", s, v.WantSeed, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
-		if n := le.Uint16(c[34:]); v.Experimental && v.Reading && v.WantNumberIO >= 0 && int32(n) != v.WantNumberIO {
+		if n := le.Uint16(c[34:]); v.WantNumberIO >= 0 && int32(n) != v.WantNumberIO {
 			return msg + at("verify: bad header numberio %d, wanted %d %s)\n", n, v.WantNumberIO, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		bad = false

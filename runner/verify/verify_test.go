@@ -230,3 +230,32 @@ func TestSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNumberIO: a block read back must hold the write number of its
+// write (fio 3.33 reports "bad header numberio" before any checksum).
+func TestCheckNumberIO(t *testing.T) {
+	j := &jobspec.Job{Name: "v", RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
+	j.Verify.Type, j.Verify.Do = jobspec.VerifyCRC32C, true
+	v, err := New(j, 8, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	for range 3 { // write numbers 0, 1, 2
+		v.Stamp(buf, 8192, 7, 0)
+	}
+	for _, tt := range []struct {
+		want int32
+		msg  string
+	}{
+		{-1, ""},
+		{2, ""},
+		{0, "verify: bad header numberio 2, wanted 0 at file f offset 8192, length 4096 (requested block: offset=8192, length=4096)\n"},
+	} {
+		v.WantNumberIO = tt.want
+		msg, bad := v.Check(buf, len(buf), 8192, "f")
+		if msg != tt.msg || bad != (tt.msg != "") {
+			t.Errorf("wanted %d: %q, %v; want %q", tt.want, msg, bad, tt.msg)
+		}
+	}
+}
