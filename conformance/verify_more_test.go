@@ -365,7 +365,8 @@ func TestVerifyTrimBacklog(t *testing.T) {
 
 // TestVerifyReplay: read_iolog with verify replays the trace's writes
 // with fio's headers and reads them back as fio does (by offset, writes
-// overwritten later dropped), as do random writes under norandommap;
+// overwritten later dropped), as do random writes under norandommap
+// (with verify_backlog, the blocks waiting are kept so);
 // the I/O is compared in fio's --debug=io log. A job that mixes reads
 // and writes (rw=randrw, a trace that also reads) checks each header's
 // seed against the write of the same rank, so that reading back by
@@ -383,6 +384,9 @@ func TestVerifyReplay(t *testing.T) {
 	cases := [][]string{
 		{"--rw=randwrite", "--norandommap"},
 		{"--rw=randwrite", "--norandommap", "--bsrange=4k-16k"},
+		{"--rw=randwrite", "--norandommap", "--verify_backlog=4"},
+		{"--rw=randwrite", "--norandommap", "--verify_backlog=4", "--verify_backlog_batch=2"},
+		{"--rw=randwrite", "--norandommap", "--verify_backlog=4", "--bsrange=4k-16k"},
 		{"--rw=randrw", "--norandommap"},
 		{"--rw=randrw", "--norandommap", "--verify_pattern=0xaa"},
 		{"--rw=randrw", "--loops=2"},

@@ -115,6 +115,7 @@ type Verifier struct {
 	Backlog int
 	batch   int
 	quota   int
+	sorted  bool // the blocks not read back are kept by offset (insertSorted)
 
 	numberio uint16
 	thread   uint16
@@ -175,6 +176,10 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 		if v.batch <= 0 {
 			v.batch = v.Backlog
 		}
+		// Random writes under norandommap may overwrite blocks not yet
+		// read back: as in fio 3.33 (observed), the blocks wait by
+		// offset, a write replacing those it overlaps.
+		v.sorted = j.RW.Random() && j.NoRandomMap && !o.Experimental && o.Trim.Percentage == 0
 	}
 	// A read-only job checks what it reads; verify_only then changes
 	// nothing. A time_based job has no verify phase (nor in fio), so it
@@ -203,9 +208,34 @@ func (v *Verifier) ReplayWrites() {
 // Wrote records the block of n bytes written at off of file (an index in
 // the job's file list) to be read back, when the job reads back.
 func (v *Verifier) Wrote(off int64, n int, file int) {
-	if v.record {
-		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file), NumberIO: v.numberio})
+	if !v.record {
+		return
 	}
+	b := Block{Off: off, Len: uint32(n), File: int32(file), NumberIO: v.numberio}
+	if v.sorted {
+		v.insertSorted(b)
+		return
+	}
+	v.list = append(v.list, b)
+}
+
+// insertSorted adds b to the blocks not read back, kept by file and
+// offset, dropping those it overlaps (they never overlap one another,
+// so their ends are in order too).
+func (v *Verifier) insertSorted(b Block) {
+	p := v.list[v.pos:]
+	end := b.Off + int64(b.Len)
+	i := sort.Search(len(p), func(k int) bool {
+		return p[k].File > b.File || p[k].File == b.File && p[k].Off >= b.Off
+	})
+	lo, hi := i, i
+	for lo > 0 && p[lo-1].File == b.File && p[lo-1].Off+int64(p[lo-1].Len) > b.Off {
+		lo--
+	}
+	for hi < len(p) && p[hi].File == b.File && p[hi].Off < end {
+		hi++
+	}
+	v.list = slices.Replace(v.list, v.pos+lo, v.pos+hi, b)
 }
 
 // Stamp writes the header and checksum of each chunk of buf, the block

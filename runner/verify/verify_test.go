@@ -259,3 +259,27 @@ func TestCheckNumberIO(t *testing.T) {
 		}
 	}
 }
+
+// TestBacklogSorted: with verify_backlog, random writes under
+// norandommap wait by offset, a write replacing those it overlaps, and
+// are checked smallest offset first (fio 3.33's order, from its debug
+// log of rw=randwrite, norandommap, verify_backlog=4, batch 2).
+func TestBacklogSorted(t *testing.T) {
+	v := &Verifier{Backlog: 4, batch: 2, record: true, sorted: true}
+	var got []string
+	for _, off := range []int64{0, 11, 13, 7, 6, 13, 6, 5, 14, 1, 13, 10, 14, 3, 6, 8} {
+		for v.BacklogDue() {
+			b, _ := v.Next()
+			got = append(got, fmt.Sprintf("r%d", b.Off))
+		}
+		got = append(got, fmt.Sprintf("w%d", off))
+		v.Wrote(off, 1, 0)
+	}
+	for b, ok := v.Next(); ok; b, ok = v.Next() {
+		got = append(got, fmt.Sprintf("r%d", b.Off))
+	}
+	want := "w0 w11 w13 w7 r0 r7 w6 w13 w6 w5 r5 r6 w14 w1 r1 r11 w13 w10 w14 w3 r3 r10 w6 w8 r6 r8 r13 r14"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("\n%s\nwant\n%s", s, want)
+	}
+}
