@@ -83,6 +83,9 @@ func (b *Builder) addJob(j *Job, includeErr string) error {
 		c := j.clone()
 		c.JobNum = k
 		c.Stonewall, c.NewGroup = false, false
+		if msg := c.Verify.timeBasedNotice(c); msg != "" {
+			fmt.Fprintln(b.info(), msg) // fio says it for each clone
+		}
 		b.plan.Jobs = append(b.plan.Jobs, c)
 		c.ThreadNumber = len(b.plan.Jobs)
 	}
@@ -144,6 +147,14 @@ func (b *Builder) check(j *Job) error {
 		if b.cfg.WarningsFatal {
 			return &Error{Msg: msg}
 		}
+	}
+	if j.NumJobs > 1 && len(j.Filename) > 0 && j.Verify.Type != VerifyNone && j.Verify.Do && j.RW.Writes() {
+		// As fio 3.33 warns (observed: numjobs clones sharing a named
+		// file, once per job).
+		fmt.Fprintln(b.info(), "fio: multiple writers may overwrite blocks that belong to other jobs. This can cause verification failures.")
+	}
+	if msg := j.Verify.timeBasedNotice(j); msg != "" {
+		fmt.Fprintln(b.info(), msg)
 	}
 	return nil
 }

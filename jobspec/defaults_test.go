@@ -48,7 +48,7 @@ func fioDefaults() *Job {
 		},
 		Limits:        Limits{LatencyPercentile: 100},
 		Steady:        SteadyOptions{IOPS: true, Slope: true, Limit: 0.01, Pct: true}, // iops_slope:0.01%
-		Verify:        VerifyOptions{Do: true, Trim: VerifyTrim{Zero: true}},
+		Verify:        VerifyOptions{Do: true, StateSave: true, Trim: VerifyTrim{Zero: true}},
 		LogOptions:    LogOptions{PerJobLogs: true, LogEntries: 1024},
 		ReplayOptions: ReplayOptions{ReplayScale: 1, ReplayTimeScale: 100},
 	}

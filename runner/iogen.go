@@ -115,7 +115,6 @@ type ioGen struct {
 	fileDist distDraw      // file_service_type zipf, pareto, normal
 	pace     pacer         // rate and thinktime (rate.go)
 	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
-	trim     trimDraws     // trim_percentage in a verifying job (trimleak.go)
 	// switch64: a file has more blocks than 32-bit streams reach; the
 	// streams are 64-bit from the next re-seed on. genNote is fio's
 	// warning, printed as the job starts (checks.go).
@@ -232,7 +231,6 @@ func (w *worker) seedStreams() {
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
 	g.pace.seedPoisson(s)
-	g.trim.init(j, s, g.use64)
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 

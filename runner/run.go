@@ -49,8 +49,9 @@ type Config struct {
 	Stop <-chan struct{}
 	// ReadOnly refuses every write and trim (--readonly).
 	ReadOnly bool
-	// AuxPath is the directory of the verify state files (--aux-path);
-	// "" is the working directory.
+	// AuxPath is --aux-path: the directory of the files fio writes of
+	// its own (verify_dump's, the verify state); "" for the working
+	// directory.
 	AuxPath string
 }
 
@@ -281,6 +282,16 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 				continue
 			}
 			w.zbd = newZBDJob(t.job, t.files, t.zbd)
+			if err := w.verifySetup(cfg.AuxPath, jobNumber(plan, t.job)-1); err != nil {
+				// As in fio 3.33: no report, exit status 1.
+				fmt.Fprintln(cfg.Errors, err)
+				w.release()
+				t.noDir = true
+				continue
+			}
+			if m := verifyNotice(t.job); m != "" {
+				fmt.Fprintln(cfg.Errors, m)
+			}
 			w.ts = newThreadSetup(cfg, t.job, ctl.index[t])
 			w.dbg = debuglog.ForJob(ctl.index[t], t.job.Thread)
 			w.bufs.globalPages(t.job, tasks) // dedupe_global (buffers.go)
@@ -308,7 +319,6 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 					return
 				}
 				w.run(ctl.stop(t))
-				w.saveVerifyState(cfg.AuxPath, ctl.index[t])
 				w.release()
 				w.writeLogs(jobNumber(plan, t.job), cfg.Errors)
 				ctl.finished(t)

@@ -108,9 +108,6 @@ func newTracer(w *worker, replay *trace.Log) (*tracer, error) {
 	}
 	t := &tracer{}
 	if len(j.ReadIolog) > 0 {
-		if w.vfy != nil {
-			return nil, errors.New("fio: read_iolog with verify is not supported yet")
-		}
 		if replay == nil {
 			return nil, fmt.Errorf("read_iolog: no trace read for job %s", j.Name)
 		}
@@ -118,6 +115,10 @@ func newTracer(w *worker, replay *trace.Log) (*tracer, error) {
 		// The trace decides the directions: open the files for writing
 		// when it writes.
 		w.writes = w.writes || replay.Writes
+		if w.vfy != nil && replay.Writes {
+			w.vfy.ReplayWrites()
+			w.vfy.mixed = replay.Reads
+		}
 	}
 	if j.WriteIolog != "" && t.replay == nil { // a replay writes none, as in fio
 		out, err := trace.NewWriter(j.WriteIolog)
@@ -142,8 +143,12 @@ func (w *worker) traceNext(u *engine.IOUnit, now int64) bool {
 	}
 	var ok bool
 	switch {
-	case t.replay != nil:
-		ok = w.replayNext(u)
+	case t.replay != nil && (w.vfy == nil || !w.vfy.Reading):
+		// With verify the replayed writes carry fio's header; the
+		// verify phase after the replay reads them back (verify.go).
+		if ok = w.replayNext(u); ok && w.vfy != nil && u.Op == engine.OpWrite {
+			w.stampVerify(u)
+		}
 	case w.vfy != nil:
 		ok = w.nextVerified(u, now) // verify.go
 	default:

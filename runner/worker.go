@@ -104,7 +104,6 @@ type worker struct {
 	bufs    bufState          // write buffer contents (buffers.go)
 	opener  engine.FileOpener // the engine's, or nil
 	vfy     *verifier         // verify state (verify.go), nil without verify
-	vstate  *verifyState      // the last writes, for verify_state_save (verifystate.go)
 	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
 	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
 	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
@@ -230,9 +229,6 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	}
 	if w.vfy != nil {
 		w.vfy.seeds.Seed(w.gen.seeds[seedVerify], w.gen.use64)
-	}
-	if j.Verify.Type != jobspec.VerifyNone && j.RW.Writes() && !j.Verify.NoStateSave {
-		w.vstate = newVerifyState(j.IODepth)
 	}
 	if w.trace, err = newTracer(w, replay); err != nil {
 		w.release()
@@ -375,6 +371,7 @@ func (w *worker) run(stop <-chan struct{}) {
 			break
 		}
 	}
+	w.endVerify()
 	if j.Unlink && !w.info.NoFiles {
 		w.unlinkFiles()
 	}
@@ -822,9 +819,6 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 		return
 	}
 	w.ioerr.seen = true
-	if w.vstate != nil && u.Op == engine.OpWrite {
-		w.vstate.add(u.File, u.Offset)
-	}
 	if !u.Op.IsData() {
 		if acct && w.clat {
 			w.st.AddSyncLat(uint64(max(0, done-issue)))
@@ -842,8 +836,12 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 	}
 	s.IOBytes += bytes
 	w.blocks[d]++
-	if w.vfy != nil && u.Op == engine.OpRead {
-		w.verifyRead(u)
+	if w.vfy != nil {
+		if u.Op == engine.OpRead {
+			w.verifyRead(u)
+		} else {
+			w.verifyWritten(u)
+		}
 	}
 	if w.lim != nil && acct {
 		w.limitsCompleted(u, d, max(0, done-start), done)

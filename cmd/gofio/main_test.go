@@ -54,7 +54,6 @@ func TestBadInput(t *testing.T) {
 		// No job at all: fio's message, then its usage on stdout.
 		{[]string{"--size=1m"}, 1, "No job(s) defined"},
 		// An option fio knows that gofio does not honour yet is never ignored.
-		{[]string{"--name=a", "--size=1m", "--verify_dump=1"}, 1, "gofio: option verify_dump is not supported yet"},
 		// Engines that need C libraries or hardware: the engine and why.
 		{[]string{"--name=a", "--size=1m", "--ioengine=rbd"}, 1, "gofio: ioengine rbd is not supported: it needs librbd, a C library (Ceph), and gofio builds without cgo (job a)"},
 		{[]string{"--name=a", "--size=1m", "--ioengine=dev-dax"}, 1, "gofio: ioengine dev-dax is not supported: it needs libpmem, a C library, and a device-DAX device (persistent memory) (job a)"},

@@ -18,6 +18,15 @@ func (f *Stream) Seed(seed uint64, use64 bool) {
 	}
 }
 
+// State is the generator's state: Taus88's three words, or with use64
+// Taus258's five (fio writes it in its verify state file).
+func (f *Stream) State() (use64 bool, words []uint64) {
+	if f.use64 {
+		return true, f.s64.z[:]
+	}
+	return false, []uint64{uint64(f.s32.s1), uint64(f.s32.s2), uint64(f.s32.s3)}
+}
+
 // Next returns the next draw.
 func (f *Stream) Next() uint64 {
 	if f.use64 {
@@ -63,13 +72,4 @@ func (f *Stream) NextSeed() uint64 {
 	r1 := f.Next()
 	r2 := f.Next()
 	return r1 * r2
-}
-
-// State returns the stream's generator state, as fio saves it in a
-// verify state file: use64, then Taus88's three words or Taus258's five.
-func (f *Stream) State() (use64 bool, words []uint64) {
-	if f.use64 {
-		return true, f.s64.z[:]
-	}
-	return false, []uint64{uint64(f.s32.s1), uint64(f.s32.s2), uint64(f.s32.s3)}
 }

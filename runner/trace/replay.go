@@ -45,8 +45,9 @@ type Log struct {
 	Extents []uint64
 	// MaxLen is the largest I/O: the buffers must hold it.
 	MaxLen uint64
-	// Writes says whether writes or trims are present.
-	Writes bool
+	// Writes says whether writes or trims are present, Reads whether
+	// reads are.
+	Writes, Reads bool
 	// Depth is a blktrace's queue depth, which becomes the job's iodepth
 	// unless iodepth is given; 0 for other traces.
 	Depth int
@@ -171,6 +172,7 @@ func (l *Log) add(a Action, warn io.Writer) bool {
 		}
 		l.Extents[a.File] = max(l.Extents[a.File], a.Off+a.Len)
 		l.Writes = l.Writes || a.Kind != Read
+		l.Reads = l.Reads || a.Kind == Read
 	}
 	return true
 }

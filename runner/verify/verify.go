@@ -30,25 +30,33 @@
 //
 // After the write phase of each loop the blocks are read back in the
 // order they were written and checked (with verify_backlog, some of them
-// while writing); a read-only job checks every block it reads; verify_only
-// skips the writes (counting them as issued) and only checks. As in fio, a
+// while writing; after a replayed trace or random writes under
+// norandommap, by offset: Settle); a read-only job checks every block it
+// reads; verify_only skips the writes (counting them as issued) and only
+// checks. verify_dump writes the bad blocks to files (dump.go), the
+// verify state file is fio's (state.go), and trim_percentage trims some
+// blocks written (trim.go). As in fio, a
 // bad header ends the check of a block, which ends the job with EILSEQ
 // unless continue_on_error covers verify errors (then the error is
 // counted, and verify_fatal ends the job without failing it).
 //
 // The seed and the data after the header are fio's: each block's seed
 // is drawn by the runner from the job's verify stream and fills the block
-// as fio fills it. fio 3.33 does not check the seed, time, thread and
-// write number of a header after writing, nor with verify_only of
-// rw=write or randwrite. (fio's verify_only of a mixed rw=rw job does
-// compare the seed with its own.)
+// as fio fills it. Reading back what it wrote, fio 3.33 checks a
+// header's write number (WantNumberIO), not its time and thread, nor its
+// seed but in a job that mixes reads and writes, where it compares it
+// with those of its writes in order (CheckSeed); verify_only of rw=write
+// or randwrite checks none of them. (fio's verify_only of a mixed rw=rw
+// job does compare the seed with its own.)
 package verify
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/gofio/gofio/jobspec"
 )
@@ -65,27 +73,49 @@ type Verifier struct {
 	Header   bool      // blocks carry fio's header
 	code     uint16
 	interval int
-	hdrOff   int    // verify_offset: the header is swapped with the data there
-	Pattern  []byte // verify_pattern, nil without
-	patOffs  []int  // where verify_pattern's %o puts each block's offset
-	Fatal    bool   // verify_fatal
-	Only     bool   // verify_only: the writes are counted, not done
-	Do       bool   // do_verify: a verify phase after the writes
-	ReadJob  bool   // the job only reads: check every read
-	Reading  bool   // in the verify phase
-	Cont     bool   // continue_on_error covers verify errors
-	Survived bool   // a bad block was seen and survived (Cont)
-	Async    bool   // verify_async: checked inline, reported as fio's verifier threads do
-	record   bool   // blocks written are recorded to be read back
+	hdrOff   int     // verify_offset: the header is swapped with the data there
+	Pattern  []byte  // verify_pattern, nil without
+	patOffs  []int   // where verify_pattern's %o puts each block's offset
+	Fatal    bool    // verify_fatal
+	Only     bool    // verify_only: the writes are counted, not done
+	Do       bool    // do_verify: a verify phase after the writes
+	ReadJob  bool    // the job only reads: check every read
+	Reading  bool    // in the verify phase
+	Cont     bool    // continue_on_error covers verify errors
+	Survived bool    // a bad block was seen and survived (Cont)
+	Async    bool    // verify_async: checked inline, reported as fio's verifier threads do
+	record   bool    // blocks written are recorded to be read back
+	Dump     *Dumper // verify_dump; nil without
+	// A block read back must hold the write number of its write,
+	// WantNumberIO (-1: not checked; observed in fio 3.33: "verify: bad
+	// header numberio 0, wanted 2" for a block another job wrote over,
+	// "numberio 10, wanted 2" for one written again later under
+	// norandommap with experimental_verify, which replays its writes).
+	Experimental bool
+	WantNumberIO int32
+	// In a job that mixes reads and writes, fio 3.33 checks each
+	// header's seed against the seed of the write of the same rank in
+	// the loop (observed: "verify: bad header rand_seed S, wanted W"
+	// where the blocks are read back in another order than written, by
+	// offset after a trace or under norandommap). CheckSeed tells Check
+	// to compare with WantSeed.
+	CheckSeed bool
+	WantSeed  uint64
 
 	list []Block // blocks written this loop, in order
 	pos  int     // next block to read back
+
+	trims      *Trims // trim-after-write (trim.go); nil without
+	trimmedOut int    // blocks of list trimmed and skipped
+	// TrimmedRead tells Check that the block read was trimmed.
+	TrimmedRead bool
 
 	// verify_backlog: a batch of quota checks starts when Backlog
 	// blocks are unchecked; a batch may wait for blocks to be written.
 	Backlog int
 	batch   int
 	quota   int
+	sorted  bool // the blocks not read back are kept by offset (insertSorted)
 
 	numberio uint16
 	thread   uint16
@@ -95,9 +125,12 @@ type Verifier struct {
 
 // Block is a block written, to be read back.
 type Block struct {
-	Off  int64  // file offset
-	Len  uint32 // length in bytes
-	File int32  // index of the file in the job's file list
+	Off      int64  // file offset
+	Len      uint32 // length in bytes
+	File     int32  // index of the file in the job's file list
+	NumberIO uint16 // the write number its header holds
+	Trimmed  bool   // trimmed since (trim_verify_zero): reads back as zeroes
+	Skip     bool   // trimmed since, not to be read back
 }
 
 // New returns the verify state of job j, which writes at most blocks
@@ -118,6 +151,7 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 	v := &Verifier{typ: o.Type, Fatal: o.Fatal, Only: o.Only, Do: o.Do,
 		ReadJob: !j.RW.Writes() && !j.RW.Trims(), Pattern: o.Pattern, patOffs: o.PatternOffsets,
 		interval: o.Interval, hdrOff: o.Offset, Async: o.Async > 0, thread: uint16(j.JobNum + 1),
+		Experimental: o.Experimental, WantNumberIO: -1,
 		Cont: j.ContinueOnError == jobspec.ContinueVerify || j.ContinueOnError == jobspec.ContinueAll || ignoreEILSEQ}
 	switch o.Type {
 	case jobspec.VerifyPattern:
@@ -142,6 +176,10 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 		if v.batch <= 0 {
 			v.batch = v.Backlog
 		}
+		// Random writes under norandommap may overwrite blocks not yet
+		// read back: as in fio 3.33 (observed), the blocks wait by
+		// offset, a write replacing those it overlaps.
+		v.sorted = j.RW.Random() && j.NoRandomMap && !o.Experimental && o.Trim.Percentage == 0
 	}
 	// A read-only job checks what it reads; verify_only then changes
 	// nothing. A time_based job has no verify phase (nor in fio), so it
@@ -154,19 +192,62 @@ func New(j *jobspec.Job, blocks uint64, ignoreEILSEQ bool) (*Verifier, error) {
 	return v, nil
 }
 
+// ReplayWrites tells the verify state of a job with rw=read that the
+// trace it replays writes: its writes are then recorded and read back
+// after the replay, as in a writing job.
+func (v *Verifier) ReplayWrites() {
+	if !v.ReadJob {
+		return
+	}
+	v.ReadJob, v.record = false, true
+	if v.list == nil {
+		v.list = make([]Block, 0, 1024)
+	}
+}
+
 // Wrote records the block of n bytes written at off of file (an index in
 // the job's file list) to be read back, when the job reads back.
-func (v *Verifier) Wrote(off int64, n int, file int) bool {
-	if v.record {
-		v.list = append(v.list, Block{Off: off, Len: uint32(n), File: int32(file)})
+func (v *Verifier) Wrote(off int64, n int, file int) {
+	if !v.record {
+		return
 	}
-	return v.record
+	b := Block{Off: off, Len: uint32(n), File: int32(file), NumberIO: v.numberio}
+	if v.sorted {
+		v.insertSorted(b)
+		return
+	}
+	v.list = append(v.list, b)
+}
+
+// insertSorted adds b to the blocks not read back, kept by file and
+// offset, dropping those it overlaps (they never overlap one another,
+// so their ends are in order too).
+func (v *Verifier) insertSorted(b Block) {
+	p := v.list[v.pos:]
+	end := b.Off + int64(b.Len)
+	i := sort.Search(len(p), func(k int) bool {
+		return p[k].File > b.File || p[k].File == b.File && p[k].Off >= b.Off
+	})
+	lo, hi := i, i
+	for lo > 0 && p[lo-1].File == b.File && p[lo-1].Off+int64(p[lo-1].Len) > b.Off {
+		lo--
+	}
+	for hi < len(p) && p[hi].File == b.File && p[hi].Off < end {
+		hi++
+	}
+	v.list = slices.Replace(v.list, v.pos+lo, v.pos+hi, b)
 }
 
 // Stamp writes the header and checksum of each chunk of buf, the block
 // to be written at off; seed is the one that filled it (0 with
 // verify_pattern) and t the write time, in ns since the job started.
 func (v *Verifier) Stamp(buf []byte, off int64, seed, t uint64) {
+	v.stamp(buf, off, seed, t)
+	v.numberio++
+}
+
+// stamp is Stamp without counting the write.
+func (v *Verifier) stamp(buf []byte, off int64, seed, t uint64) {
 	iv := v.chunk(len(buf))
 	for o := 0; o+v.minChunk() <= len(buf); o += iv {
 		c := buf[o:min(o+iv, len(buf))]
@@ -186,7 +267,6 @@ func (v *Verifier) Stamp(buf []byte, off int64, seed, t uint64) {
 		}
 		v.swapHeader(c)
 	}
-	v.numberio++
 }
 
 // minChunk is the smallest chunk that holds a header: a shorter end of
@@ -245,6 +325,9 @@ func (v *Verifier) BacklogDue() bool {
 
 // Next returns the next block to read back; false when all have been.
 func (v *Verifier) Next() (Block, bool) {
+	for v.pos < len(v.list) && v.list[v.pos].Skip {
+		v.pos++
+	}
 	if v.pos >= len(v.list) {
 		return Block{}, false
 	}
@@ -255,10 +338,81 @@ func (v *Verifier) Next() (Block, bool) {
 
 // Unchecked is the number of blocks written this loop and not yet read
 // back.
-func (v *Verifier) Unchecked() int { return len(v.list) - v.pos }
+func (v *Verifier) Unchecked() int {
+	n := len(v.list) - v.pos
+	if v.trimmedOut > 0 {
+		for _, b := range v.list[v.pos:] {
+			if b.Skip {
+				n--
+			}
+		}
+	}
+	return n
+}
+
+// Settle orders the blocks to read back as fio 3.33 does when writes may
+// overlap (a replayed trace, random writes under norandommap; observed):
+// by file and offset, each block overwritten in part or in full by a
+// later write dropped. It is used before the verify phase.
+func (v *Verifier) Settle() {
+	if v.pos != 0 || len(v.list) < 2 {
+		return
+	}
+	type span struct{ from, to int64 } // [from, to)
+	later := map[int32][]span{}        // by file: the union of later writes, sorted
+	keep := make([]bool, len(v.list))
+	for i := len(v.list) - 1; i >= 0; i-- {
+		b := v.list[i]
+		if b.Skip {
+			continue
+		}
+		s := span{b.Off, b.Off + int64(b.Len)}
+		ss := later[b.File]
+		k := sort.Search(len(ss), func(k int) bool { return ss[k].to > s.from })
+		keep[i] = k == len(ss) || ss[k].from >= s.to
+		// Merge s into the union.
+		e := k
+		for e < len(ss) && ss[e].from <= s.to {
+			s.from, s.to = min(s.from, ss[e].from), max(s.to, ss[e].to)
+			e++
+		}
+		if k > 0 && ss[k-1].to == s.from {
+			k--
+			s.from = ss[k].from
+		}
+		ss = append(ss[:k], append([]span{s}, ss[e:]...)...)
+		later[b.File] = ss
+	}
+	out := v.list[:0]
+	for i, b := range v.list {
+		if keep[i] {
+			out = append(out, b)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Block) int {
+		if a.File != b.File {
+			return int(a.File - b.File)
+		}
+		return cmp.Compare(a.Off, b.Off)
+	})
+	v.list = out
+}
+
+// UncheckedBytes is the number of bytes written this loop and not yet
+// read back.
+func (v *Verifier) UncheckedBytes() uint64 {
+	n := uint64(0)
+	for _, b := range v.list[v.pos:] {
+		if !b.Skip {
+			n += uint64(b.Len)
+		}
+	}
+	return n
+}
 
 // EndLoop forgets the blocks of the loop that ends.
 func (v *Verifier) EndLoop() {
+	v.endTrims()
 	v.list, v.pos, v.quota = v.list[:0], 0, 0
 }
 
@@ -274,6 +428,9 @@ func (v *Verifier) EndLoop() {
 // allocates.
 func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (msg string, bad bool) {
 	buf := block[:nread]
+	if v.TrimmedRead {
+		return v.checkZero(buf, offset, path)
+	}
 	if v.Pattern != nil && !v.Header {
 		return v.checkPattern(block, offset, buf, path)
 	}
@@ -290,26 +447,32 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 				path, offset+int64(off), n, offset, len(block))
 		}
 		if len(c) < verifyHdrLen+v.sum.size {
-			return msg + at("verify: bad header length %d, wanted %d %s)\n", len(c), iv, where(uint32(len(c)))), true
+			return msg + at("verify: bad header length %d, wanted %d %s)\n", len(c), iv, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		le := binary.LittleEndian
 		if m := le.Uint16(c); m != verifyMagic {
-			return msg + at("verify: bad magic header %x, wanted %x %s)\n", m, verifyMagic, where(uint32(len(c)))), true
+			return msg + at("verify: bad magic header %x, wanted %x %s)\n", m, verifyMagic, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if n := le.Uint32(c[4:]); n != uint32(len(c)) {
-			return msg + at("verify: bad header length %d, wanted %d %s)\n", n, len(c), where(uint32(len(c)))), true
+			return msg + at("verify: bad header length %d, wanted %d %s)\n", n, len(c), where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if o, want := le.Uint64(c[16:]), uint64(offset)+uint64(off); o != want {
-			return msg + at("verify: bad header offset %d, wanted %d %s)\n", o, want, where(uint32(len(c)))), true
+			return msg + at("verify: bad header offset %d, wanted %d %s)\n", o, want, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		if s, calc := le.Uint32(c[36:]), crc32cRaw(c[:36]); s != calc {
-			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))), true
+			return msg + at("verify: bad header crc %x, calculated %x %s)\n", s, calc, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
+		}
+		if s := le.Uint64(c[8:]); v.CheckSeed && s != v.WantSeed {
+			return msg + at("verify: bad header rand_seed %d, wanted %d %s)\n", s, v.WantSeed, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
+		}
+		if n := le.Uint16(c[34:]); v.WantNumberIO >= 0 && int32(n) != v.WantNumberIO {
+			return msg + at("verify: bad header numberio %d, wanted %d %s)\n", n, v.WantNumberIO, where(uint32(len(c)))) + v.dumpHeader(c, path, offset+int64(off)), true
 		}
 		bad = false
 		if v.typ == jobspec.VerifyPatternHdr {
 			// As a data checksum: reported, and the block is bad when
 			// its last chunk is.
-			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, block, offset, path, offset+int64(off), le.Uint32(c[4:]))
+			m, b := v.checkPatternAt(c[verifyHdrLen:], off+verifyHdrLen, block, offset, path, offset+int64(off), le.Uint32(c[4:]), c)
 			msg, bad = msg+m, b
 			continue
 		}
@@ -331,6 +494,7 @@ func (v *Verifier) Check(block []byte, nread int, offset int64, path string) (ms
 			bad = true
 			msg += at("%s: verify failed %s, flags=%x)\n       Expected CRC: %s\n       Received CRC: %s\n",
 				v.typ, where(le.Uint32(c[4:])), v.flags(), hex.EncodeToString(stored), hex.EncodeToString(calc))
+			msg += v.dumpData(c, off, block, offset, path)
 			msg += v.typeMismatch(c)
 		}
 	}
@@ -389,14 +553,15 @@ func (v *Verifier) checkPattern(block []byte, offset int64, buf []byte, path str
 	if len(buf) >= 8 {
 		n = binary.LittleEndian.Uint32(buf[4:])
 	}
-	return v.checkPatternAt(buf, 0, block, offset, path, offset, n)
+	return v.checkPatternAt(buf, 0, block, offset, path, offset, n, buf)
 }
 
 // checkPatternAt checks data, the bytes at index from of block (read at
 // offset), against the block's verify_pattern repeated from the block's
 // start; at and n are the offset and length fio's report names. The
-// offset of a bad byte is reported from the start of data.
-func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset int64, path string, at int64, n uint32) (string, bool) {
+// offset of a bad byte is reported from the start of data. chunk is what
+// verify_dump writes as received.
+func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset int64, path string, at int64, n uint32, chunk []byte) (string, bool) {
 	p := v.PatternAt(offset)
 	for i := range data {
 		want := p[(from+i)%len(p)]
@@ -405,7 +570,8 @@ func (v *Verifier) checkPatternAt(data []byte, from int, block []byte, offset in
 			// or without one the pattern's bytes 2-3.
 			hdr := block[at-offset:]
 			return fmt.Sprintf("fio: got pattern '%02x', wanted '%02x'. Bad bits %d\nfio: bad pattern block offset %d\npattern: verify failed at file %s offset %d, length %d (requested block: offset=%d, length=%d, flags=%x)\n",
-				data[i], want, popcount8(data[i]^want), i, path, at, n, offset, len(block), v.flags()) + v.typeMismatch(hdr), true
+				data[i], want, popcount8(data[i]^want), i, path, at, n, offset, len(block), v.flags()) +
+				v.dumpData(chunk, int(at-offset), block, offset, path) + v.typeMismatch(hdr), true
 		}
 	}
 	return "", false

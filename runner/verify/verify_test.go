@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -196,5 +197,89 @@ func TestVerifyAllocs(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%v: %v allocations per block", typ, n)
 		}
+	}
+}
+
+// TestSettle: the blocks read back after writes that may overlap, as fio
+// 3.33 reads them (its debug log of replayed traces): by offset, each
+// block overwritten in part or in full by a later write dropped.
+func TestSettle(t *testing.T) {
+	tests := []struct {
+		writes [][2]int64 // offset, length (in 4 KiB blocks)
+		want   string
+	}{
+		{[][2]int64{{2, 1}, {0, 1}, {2, 1}}, "0+1 2+1"},
+		{[][2]int64{{2, 1}, {1, 2}}, "1+2"},
+		{[][2]int64{{2, 1}, {0, 1}, {0, 2}}, "0+2 2+1"},
+		{[][2]int64{{0, 1}, {11, 1}, {13, 1}, {7, 1}, {13, 1}, {0, 1}, {5, 1}}, "0+1 5+1 7+1 11+1 13+1"},
+		{[][2]int64{{0, 4}, {1, 1}, {3, 1}}, "1+1 3+1"},
+		{[][2]int64{{4, 1}, {0, 2}, {2, 2}, {8, 1}}, "0+2 2+2 4+1 8+1"},
+	}
+	for _, tt := range tests {
+		v := &Verifier{record: true}
+		for _, w := range tt.writes {
+			v.Wrote(w[0]*4096, int(w[1]*4096), 0)
+		}
+		v.Settle()
+		var got []string
+		for b, ok := v.Next(); ok; b, ok = v.Next() {
+			got = append(got, fmt.Sprintf("%d+%d", b.Off/4096, b.Len/4096))
+		}
+		if s := strings.Join(got, " "); s != tt.want {
+			t.Errorf("writes %v: read back %s, want %s", tt.writes, s, tt.want)
+		}
+	}
+}
+
+// TestCheckNumberIO: a block read back must hold the write number of its
+// write (fio 3.33 reports "bad header numberio" before any checksum).
+func TestCheckNumberIO(t *testing.T) {
+	j := &jobspec.Job{Name: "v", RW: jobspec.RWWrite, BS: [3]uint64{4096, 4096, 4096}}
+	j.Verify.Type, j.Verify.Do = jobspec.VerifyCRC32C, true
+	v, err := New(j, 8, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	for range 3 { // write numbers 0, 1, 2
+		v.Stamp(buf, 8192, 7, 0)
+	}
+	for _, tt := range []struct {
+		want int32
+		msg  string
+	}{
+		{-1, ""},
+		{2, ""},
+		{0, "verify: bad header numberio 2, wanted 0 at file f offset 8192, length 4096 (requested block: offset=8192, length=4096)\n"},
+	} {
+		v.WantNumberIO = tt.want
+		msg, bad := v.Check(buf, len(buf), 8192, "f")
+		if msg != tt.msg || bad != (tt.msg != "") {
+			t.Errorf("wanted %d: %q, %v; want %q", tt.want, msg, bad, tt.msg)
+		}
+	}
+}
+
+// TestBacklogSorted: with verify_backlog, random writes under
+// norandommap wait by offset, a write replacing those it overlaps, and
+// are checked smallest offset first (fio 3.33's order, from its debug
+// log of rw=randwrite, norandommap, verify_backlog=4, batch 2).
+func TestBacklogSorted(t *testing.T) {
+	v := &Verifier{Backlog: 4, batch: 2, record: true, sorted: true}
+	var got []string
+	for _, off := range []int64{0, 11, 13, 7, 6, 13, 6, 5, 14, 1, 13, 10, 14, 3, 6, 8} {
+		for v.BacklogDue() {
+			b, _ := v.Next()
+			got = append(got, fmt.Sprintf("r%d", b.Off))
+		}
+		got = append(got, fmt.Sprintf("w%d", off))
+		v.Wrote(off, 1, 0)
+	}
+	for b, ok := v.Next(); ok; b, ok = v.Next() {
+		got = append(got, fmt.Sprintf("r%d", b.Off))
+	}
+	want := "w0 w11 w13 w7 r0 r7 w6 w13 w6 w5 r5 r6 w14 w1 r1 r11 w13 w10 w14 w3 r3 r10 w6 w8 r6 r8 r13 r14"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("\n%s\nwant\n%s", s, want)
 	}
 }
