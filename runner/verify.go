@@ -183,15 +183,30 @@ func (w *worker) endVerify() {
 	s := v.track.State(w.job.Name, v.stateNum)
 	if j := w.job; j.RW.Random() {
 		// As in fio 3.33 (observed): the offset generator's state, which
-		// a verify phase re-seeds (random_generator=lfsr leaves it as
-		// seeded); a job without random offsets writes zeroes.
+		// a verify phase re-seeds under randrepeat, as before each loop
+		// (random_generator=lfsr leaves it as seeded); a job without
+		// random offsets writes zeroes.
 		r := w.gen.offRng
-		if v.verified || j.RandomGenerator == jobspec.GenLFSR {
+		if v.verified && w.gen.repeat || j.RandomGenerator == jobspec.GenLFSR {
 			r.Seed(w.gen.seeds[seedBlock], w.gen.use64)
 		}
 		s.RandUse64, s.RandWords = r.State()
 	}
-	if err := os.WriteFile(v.statePath, s.Marshal(), 0o644); err != nil && w.ioerr.out != nil {
+	// fio 3.33's lines (observed): "open state file" and the path when
+	// the file cannot be created, "write state file" when it cannot be
+	// written (on a full file system fio leaves it empty).
+	f, err := os.OpenFile(v.statePath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		if w.ioerr.out != nil {
+			fmt.Fprintf(w.ioerr.out, "fio: open state file: %s\nfio: state file: %s (for_write=1)\n", errno.Text(pathErrno(err)), v.statePath)
+		}
+		return
+	}
+	_, err = f.Write(s.Marshal())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: write state file: %s\nfio: failed to write state file\n", errno.Text(pathErrno(err)))
 	}
 }

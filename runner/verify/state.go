@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The verify state file (verify_state_save, verify_state_load) in fio
@@ -41,9 +42,11 @@ const (
 )
 
 // StateFileName is the name of the verify state file of the job name
-// with job number n: "local-NAME-N-verify.state".
+// with job number n: "local-NAME-N-verify.state", a slash in the name
+// written as a dot (fio 3.33, observed: job a/b writes
+// local-a.b-N-verify.state).
 func StateFileName(name string, n int) string {
-	return fmt.Sprintf("local-%s-%d-verify.state", name, n)
+	return fmt.Sprintf("local-%s-%d-verify.state", strings.ReplaceAll(name, "/", "."), n)
 }
 
 // Comp is a completed write listed in a verify state.
