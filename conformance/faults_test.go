@@ -571,8 +571,8 @@ func TestFaultMidRun(t *testing.T) {
 		if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		fillFile(t, filepath.Join(dir, "d", "r.0.0"), 128<<10, 1)
-		fillFile(t, filepath.Join(dir, "d", "r.0.1"), 128<<10, 2)
+		fillFile(t, filepath.Join(dir, "d", "r.0.0"), 256<<10, 1)
+		fillFile(t, filepath.Join(dir, "d", "r.0.1"), 256<<10, 2)
 	}
 	in := func(rel string) func(pid int, dir string) bool { return past(rel, 32<<10) }
 	truncate := func(dir string) error { return os.Truncate(filepath.Join(dir, "d", "f"), 0) }
@@ -589,7 +589,9 @@ func TestFaultMidRun(t *testing.T) {
 	f := job + "--filename=d/f "
 	// Size-based: gofio's time_based jobs over several files with
 	// openfiles=1 wrap around the first file instead of moving on.
-	next := "--name=r --bs=4k --ioengine=sync --rate=256k --directory=d --nrfiles=2 --filesize=128k --openfiles=1 --file_service_type=sequential "
+	// 256k per file: the first stays open past 32k for 0.875 s, time
+	// enough for the poller on a loaded machine.
+	next := "--name=r --bs=4k --ioengine=sync --rate=256k --directory=d --nrfiles=2 --filesize=256k --openfiles=1 --file_service_type=sequential "
 	cases := []faultCase{
 		{name: "read, file truncated", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), truncate}},
 		{name: "read, file deleted", args: f + "--rw=read", setup: one, mid: &midRun{in("d/f"), remove}},
