@@ -44,6 +44,7 @@ func TestMiscOptions(t *testing.T) {
 		{"lockfile libaio", small + "--lockfile=exclusive --numjobs=2 --ioengine=libaio --iodepth=4", IOPerDir},
 		{"lockfile rw io_uring", small + "--lockfile=readwrite --rw=randrw --numjobs=2 --ioengine=io_uring --iodepth=8", IOTotal},
 		{"serialize_overlap", small + "--rw=randwrite --norandommap --ioengine=io_uring --iodepth=8 --serialize_overlap=1", IOPerDir},
+		{"offload psync", small + "--rw=randwrite --io_submit_mode=offload", IOPerDir},
 		{"quiet options", small + "--atomic=1 --write_barrier=2 --unique_filename=0 --hugepage-size=4m --clocksource=clock_gettime --io_submit_mode=inline", IOPerDir},
 	}
 	pid := regexp.MustCompile(`pid=\d+`)

@@ -37,6 +37,9 @@ type MiscOptions struct {
 	FilePrefix string
 	// LockFile is lockfile.
 	LockFile LockMode
+	// SubmitOffload is io_submit_mode=offload: the job's I/Os are
+	// submitted and reaped by a thread of their own.
+	SubmitOffload bool
 	// Opendir is opendir: a directory whose files, recursively, the
 	// job adds to its own.
 	Opendir string
@@ -169,6 +172,8 @@ func kernelClockSource() string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+var storeSubmitMode = storeChoice(func(j *Job) *bool { return &j.Misc.SubmitOffload }, false, true)
 
 var storeLockFile = storeChoice(func(j *Job) *LockMode { return &j.Misc.LockFile }, LockNone, LockExclusive, LockReadWrite)
 

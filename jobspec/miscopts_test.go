@@ -36,7 +36,7 @@ func TestMiscOptions(t *testing.T) {
 		{"[a]\nwrite_barrier=4\n", MiscOptions{WriteBarrier: 4}, false, ""},
 		{"[a]\natomic=1\n", MiscOptions{Atomic: true}, true, ""},
 		{"[a]\nio_submit_mode=inline\n", MiscOptions{}, false, ""},
-		{"[a]\nio_submit_mode=offload\n", MiscOptions{}, false, "gofio: io_submit_mode=offload is not supported yet ("},
+		{"[a]\nio_submit_mode=offload\n", MiscOptions{SubmitOffload: true}, false, ""},
 	}
 	for _, tt := range tests {
 		s := &session{files: []string{tt.file}}

@@ -314,6 +314,8 @@ func (w *worker) run(stop <-chan struct{}) {
 		switch {
 		case w.vfy != nil && w.vfy.Only:
 			w.skipWrites()
+		case j.Misc.SubmitOffload:
+			w.offloadLoop(stop) // offload.go
 		case w.reaper == nil:
 			w.syncLoop(stop)
 		default:
