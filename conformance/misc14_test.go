@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,4 +129,91 @@ func TestSubmitOffload(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cgroupMounts returns the cgroup v1 blkio and the cgroup v2 mount
+// points of /proc/mounts ("" for none).
+func cgroupMounts(t *testing.T) (blkio, v2 string) {
+	b, err := os.ReadFile("/proc/mounts")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			continue
+		}
+		if f[2] == "cgroup" && strings.Contains(","+f[3]+",", ",blkio,") {
+			blkio = f[1]
+		}
+		if f[2] == "cgroup2" && v2 == "" {
+			v2 = f[1]
+		}
+	}
+	return blkio, v2
+}
+
+// TestCgroupV2 compares cgroup= on a cgroup v2 hierarchy with fio 3.33:
+// each program runs in a mount namespace of its own where the v1 blkio
+// hierarchy, if any, is unmounted, so both use the v2 one. The job's
+// exec_prerun, forked from it, shows the group the job is in; the group
+// is removed after the run unless cgroup_nodelete; cgroup_weight is
+// refused with fio's message and the job does nothing. Needs root.
+func TestCgroupV2(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	if os.Geteuid() != 0 {
+		t.Skip("cgroup v2: needs root (mount namespace, cgroup creation)")
+	}
+	blkio, v2 := cgroupMounts(t)
+	if v2 == "" {
+		t.Skip("no cgroup v2 hierarchy mounted")
+	}
+	name := fmt.Sprintf("gofio-cgv2-%d", os.Getpid())
+	group := filepath.Join(v2, name)
+	t.Cleanup(func() { os.Remove(group) })
+	job := "--name=c --filename=c --size=64k --bs=4k --rw=read --cgroup=" + name + " "
+	prerun := "--exec_prerun=grep 0:: /proc/self/cgroup"
+	cases := []struct {
+		name string
+		args []string
+		kept bool // the group is left after the run
+	}{
+		{"join", append(args(job), prerun), false},
+		{"nodelete", append(args(job+"--cgroup_nodelete=1"), prerun), true},
+		{"weight", args(job + "--cgroup_weight=100 --name=d --filename=d --size=64k --rw=write"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got [2][]string
+			for i, bin := range []string{fioPath, gofio} {
+				os.Remove(group)
+				dir := filepath.Join(t.TempDir(), filepath.Base(bin))
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				script := `exec "$0" "$@"`
+				if blkio != "" {
+					script = "umount " + blkio + " && " + script
+				}
+				r := runIn("unshare", dir, append([]string{"-m", "sh", "-c", script, bin}, c.args...))
+				pre, _ := os.ReadFile(filepath.Join(dir, "c.prerun.txt"))
+				_, err := os.Stat(group)
+				got[i] = append([]string{fmt.Sprintf("exit status %d", r.rc), "group left: " + strconv.FormatBool(err == nil),
+					"prerun: " + strings.TrimSpace(string(pre))}, lines(maskPid(r.stderr))...)
+				got[i] = append(got[i], DropSampleLines(MaskNormal(r.stdout))...)
+				if err == nil != c.kept {
+					t.Errorf("%s: group left %v, want %v", bin, err == nil, c.kept)
+				}
+			}
+			if diff := cmp.Diff(got[0], got[1]); diff != "" {
+				t.Errorf("(-fio +gofio):\n%s", diff)
+			}
+		})
+	}
+}
+
+// maskPid masks the pids of fio's error lines.
+func maskPid(s string) string {
+	return regexp.MustCompile(`pid=\d+`).ReplaceAllString(s, "pid=N")
 }
