@@ -217,3 +217,35 @@ func TestCgroupV2(t *testing.T) {
 func maskPid(s string) string {
 	return regexp.MustCompile(`pid=\d+`).ReplaceAllString(s, "pid=N")
 }
+
+// TestClocksourceGettimeofday checks that with clocksource=gettimeofday
+// latencies are whole microseconds, as fio 3.33's are (gettimeofday's
+// resolution): the min and max of clat and lat, for fio and gofio.
+func TestClocksourceGettimeofday(t *testing.T) {
+	requireFio(t)
+	gofio := requireGofio(t)
+	a := args("--name=g --filename=g --size=256k --bs=4k --rw=randwrite --clocksource=gettimeofday --output-format=json")
+	for _, bin := range []string{fioPath, gofio} {
+		dir := filepath.Join(t.TempDir(), filepath.Base(bin))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := runIn(bin, dir, a)
+		if r.rc != 0 {
+			t.Fatalf("%s: exit status %d\n%s", bin, r.rc, r.stderr)
+		}
+		root, err := ParseJSON([]byte(jsonPart(r.stdout)))
+		if err != nil {
+			t.Fatalf("%s: JSON: %v", bin, err)
+		}
+		j := root.Get("jobs").Kids[0]
+		for _, k := range []string{"clat_ns", "lat_ns"} {
+			for _, m := range []string{"min", "max"} {
+				v, err := strconv.ParseUint(j.Get("write", k, m).Text, 10, 64)
+				if err != nil || v%1000 != 0 {
+					t.Errorf("%s: write %s %s = %s; want whole microseconds", bin, k, m, j.Get("write", k, m).Text)
+				}
+			}
+		}
+	}
+}

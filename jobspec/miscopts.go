@@ -151,7 +151,8 @@ var clockSources = choiceValues("clocksource", ClockGettimeofday, ClockGettime, 
 // clock_gettime(CLOCK_MONOTONIC) through the vDSO; clocksource=cpu is
 // honoured where the kernel's clock source is the CPU's time stamp
 // counter (the vDSO then reads it, as fio's cpu clock does), and
-// gettimeofday, a microsecond wall clock, is Unhonoured in its row.
+// gettimeofday's microseconds are the monotonic clock's, truncated
+// (runner/stamp.go).
 func setClockSource(j *Job, i int, _ string, value string) error {
 	if c := clockSources[i]; c == ClockCPU {
 		if src := kernelClockSource(); src != "tsc" {

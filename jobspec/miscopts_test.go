@@ -24,7 +24,7 @@ func TestMiscOptions(t *testing.T) {
 		{"[a]\nignore_error=EIO\nignore_error=,EIO\n",
 			MiscOptions{IgnoreError: [3][]int{nil, {5}, nil}, IgnoreErrorSet: true}, false, ""},
 		{"[a]\nclocksource=clock_gettime\n", MiscOptions{Clock: ClockGettime}, false, ""},
-		{"[a]\nclocksource=gettimeofday\n", MiscOptions{}, false, "gofio: clocksource=gettimeofday is not supported yet ("},
+		{"[a]\nclocksource=gettimeofday\n", MiscOptions{Clock: ClockGettimeofday}, false, ""},
 		{"[a]\nunique_filename=0\n", MiscOptions{NoUniqueFilename: true}, false, ""},
 		{"[a]\nlockfile=exclusive\n", MiscOptions{LockFile: LockExclusive}, false, ""},
 		{"[a]\nlockfile=readwrite\n", MiscOptions{LockFile: LockReadWrite}, false, ""},
