@@ -32,7 +32,7 @@ func TestMiscOptions(t *testing.T) {
 		{"[a]\nhugepage-size=4m\n", MiscOptions{HugepageSize: 4 << 20}, false, ""},
 		{"[a]\ngtod_cpu=0\n", MiscOptions{GtodCPU: 1}, false, ""},
 		{"[a]\nblock_error_percentiles=0\n", MiscOptions{}, false, ""},
-		{"[a]\nblock_error_percentiles=1\n", MiscOptions{}, false, "gofio: block_error_percentiles=1 is not supported yet ("},
+		{"[a]\nblock_error_percentiles=1\n", MiscOptions{BlockErrorPercentiles: true}, false, ""},
 		{"[a]\nwrite_barrier=4\n", MiscOptions{WriteBarrier: 4}, false, ""},
 		{"[a]\natomic=1\n", MiscOptions{Atomic: true}, true, ""},
 		{"[a]\nio_submit_mode=inline\n", MiscOptions{}, false, ""},
