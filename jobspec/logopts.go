@@ -1,5 +1,7 @@
 package jobspec
 
+import "runtime"
+
 // LogOptions are the options of the I/O logs a job writes when it ends
 // (write_bw_log, write_iops_log, write_lat_log and their modifiers).
 type LogOptions struct {
@@ -33,6 +35,14 @@ type LogOptions struct {
 	// streams of the binary samples that --inflate-log reads.
 	LogCompression     int
 	LogStoreCompressed bool
+}
+
+// setLogCompressionCPUs stores log_compression_cpus (cpus_allowed's
+// syntax; the reader has checked the CPUs exist here).
+func setLogCompressionCPUs(j *Job, value string) error {
+	cpus, _ := cpuList(value, runtime.NumCPU())
+	j.LogCompressionCPUs = cpus
+	return nil
 }
 
 // setLog returns the setter of a write_*_log option: the option switches

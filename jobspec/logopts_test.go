@@ -27,9 +27,7 @@ func TestLogOptions(t *testing.T) {
 		{"[a]\nlog_compression=10K\nlog_store_compressed=1\n",
 			LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 10240, LogStoreCompressed: true}, ""},
 		{"[a]\nlog_store_compressed=1\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogStoreCompressed: true}, ""},
-		// gofio compresses in the job's own goroutine: no CPUs to pick.
-		{"[a]\nlog_compression=1m\nlog_compression_cpus=0\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 1 << 20},
-			"gofio: option log_compression_cpus is not supported yet"},
+		{"[a]\nlog_compression=1m\nlog_compression_cpus=0\n", LogOptions{PerJobLogs: true, LogEntries: 1024, LogCompression: 1 << 20}, ""},
 	}
 	for _, tt := range tests {
 		s := &session{files: []string{tt.file}}

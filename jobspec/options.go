@@ -184,7 +184,7 @@ var options = []Option{
 	{Name: "log_offset", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Include offset of IO for each log entry", store: boolStore(func(j *Job) *bool { return &j.LogOffset })},
 	{Name: "log_prio", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Include priority value of IO for each log entry", store: boolStore(func(j *Job) *bool { return &j.LogPrio })},
 	{Name: "log_compression", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=1024, max=536870912", Help: "Log in compressed chunks of this size", store: storeInt(func(j *Job) *int { return &j.LogCompression })},
-	{Name: "log_compression_cpus", Kind: KindText, Type: "string (opt=bla)", Help: "Limit log compression to these CPUs", Parent: "log_compression"},
+	{Name: "log_compression_cpus", Kind: KindText, Type: "string (opt=bla)", Help: "Limit log compression to these CPUs", Parent: "log_compression", Set: setLogCompressionCPUs},
 	{Name: "log_store_compressed", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Store logs in a compressed format", store: boolStore(func(j *Job) *bool { return &j.LogStoreCompressed })},
 	{Name: "log_unix_epoch", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Use Unix time in log files", store: boolStore(func(j *Job) *bool { return &j.LogUnixEpoch })},
 	{Name: "log_alternate_epoch", Kind: KindBool, Type: "boolean value (opt=1)", Range: "min=0, max=1", Help: "Use alternate epoch time in log files. Uses the same epoch as that is used by clock_gettime with specified log_alternate_epoch_clock_id.", store: boolStore(func(j *Job) *bool { return &j.LogAlternateEpoch })},
