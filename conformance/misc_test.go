@@ -46,6 +46,7 @@ func TestMiscOptions(t *testing.T) {
 		{"serialize_overlap", small + "--rw=randwrite --norandommap --ioengine=io_uring --iodepth=8 --serialize_overlap=1", IOPerDir},
 		{"offload psync", small + "--rw=randwrite --io_submit_mode=offload", IOPerDir},
 		{"block_error_percentiles", small + "--block_error_percentiles=1 --name=r --filename=s --rw=read --bs=4k --size=64k", IOPerDir},
+		{"unused clock id", small + "--log_alternate_epoch_clock_id=99 --write_bw_log=x", IOPerDir},
 		{"quiet options", small + "--atomic=1 --write_barrier=2 --unique_filename=0 --hugepage-size=4m --clocksource=clock_gettime --io_submit_mode=inline", IOPerDir},
 	}
 	pid := regexp.MustCompile(`pid=\d+`)

@@ -1,6 +1,9 @@
 package jobspec
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+)
 
 // LogOptions are the options of the I/O logs a job writes when it ends
 // (write_bw_log, write_iops_log, write_lat_log and their modifiers).
@@ -70,4 +73,18 @@ func (f avgTimeStore) store(o *Option, j *Job, value string, p parsed) error {
 	}
 	*given = true
 	return nil
+}
+
+// altClockProblem is the error of a job gofio refuses to run for its
+// log_alternate_epoch_clock_id, or "". The id is used only by a job that
+// writes logs with log_unix_epoch or log_alternate_epoch: fio 3.33 then
+// passes it to clock_gettime and, for an id Linux refuses, logs
+// uninitialized times; otherwise it has no effect, in fio as in gofio.
+func (j *Job) altClockProblem() string {
+	id := j.LogAlternateEpochClockID
+	logs := j.WriteBWLog || j.WriteIOPSLog || j.WriteLatLog || j.WriteHistLog
+	if id >= 0 && id <= 11 || !logs || !(j.LogUnixEpoch || j.LogAlternateEpoch) {
+		return ""
+	}
+	return fmt.Sprintf("gofio: log_alternate_epoch_clock_id=%d is not supported yet (gofio takes 0 to 11, Linux's clock ids, with log_unix_epoch or log_alternate_epoch: fio 3.33 logs garbage times with others)", id)
 }
