@@ -199,10 +199,9 @@ func setGtodCPU(j *Job, value string) error {
 	if err != nil {
 		return err
 	}
-	if err := honour(row("gtod_cpu"), value, v); err != nil {
-		return err
-	}
-	j.Misc.GtodCPU = int(v) + 1
+	// fio's field is unsigned: gtod_cpu=-1 is CPU 4294967295, which its
+	// thread cannot be pinned to (observed: "gtod: setaffinity failed").
+	j.Misc.GtodCPU = int(uint32(v)) + 1
 	return nil
 }
 

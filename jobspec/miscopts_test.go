@@ -31,6 +31,7 @@ func TestMiscOptions(t *testing.T) {
 		{"[a]\nserialize_overlap=1\n", MiscOptions{SerializeOverlap: true}, false, ""},
 		{"[a]\nhugepage-size=4m\n", MiscOptions{HugepageSize: 4 << 20}, false, ""},
 		{"[a]\ngtod_cpu=0\n", MiscOptions{GtodCPU: 1}, false, ""},
+		{"[a]\ngtod_cpu=-1\n", MiscOptions{GtodCPU: 1 << 32}, false, ""}, // fio's unsigned 4294967295
 		{"[a]\nblock_error_percentiles=0\n", MiscOptions{}, false, ""},
 		{"[a]\nblock_error_percentiles=1\n", MiscOptions{BlockErrorPercentiles: true}, false, ""},
 		{"[a]\nwrite_barrier=4\n", MiscOptions{WriteBarrier: 4}, false, ""},

@@ -1,7 +1,5 @@
 package jobspec
 
-import "math"
-
 // options is the table of every job option fio 3.33 knows, in fio's order
 // (the order of --cmdhelp=all). Rows were first transcribed from fio 3.33's
 // --cmdhelp output and the reference (cli-and-jobfiles.md, appendix A); a
@@ -215,7 +213,7 @@ var options = []Option{
 	{Name: "disable_clat", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Disable completion latency numbers", Parent: "gtod_reduce", store: boolStore(func(j *Job) *bool { return &j.DisableClat })},
 	{Name: "disable_slat", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Disable submission latency numbers", Parent: "gtod_reduce", store: boolStore(func(j *Job) *bool { return &j.DisableSlat })},
 	{Name: "disable_bw_measurement", Alias: "disable_bw", Kind: KindBool, Type: "boolean value (opt=1)", Default: "0", Range: "min=0, max=1", Help: "Disable bandwidth logging", Parent: "gtod_reduce", store: boolStore(func(j *Job) *bool { return &j.DisableBWMeasurement })},
-	{Name: "gtod_cpu", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=-1", Help: "Set up dedicated gettimeofday() thread on this CPU", Honoured: &Bounds{0, math.MaxInt32, "CPU numbers (fio's minimum of 0 is none)"}, Set: setGtodCPU},
+	{Name: "gtod_cpu", Kind: KindInt, Type: "integer value (opt=100)", Range: "min=0, max=-1", Help: "Set up dedicated gettimeofday() thread on this CPU", Set: setGtodCPU},
 	{Name: "unified_rw_reporting", Kind: KindChoice, Type: "string (opt=bla)", Default: "none", Help: "Unify reporting across data direction", Choices: []Choice{{"none", "Normal statistics reporting"}, {"mixed", "Statistics are summed per data direction and reported together"}, {"both", "Statistics are reported normally, followed by the mixed statistics"}, {"0", "Alias for 'none'"}, {"1", "Alias for 'mixed'"}, {"2", "Alias for 'both'"}}, store: storeUnified},
 	{Name: "continue_on_error", Kind: KindChoice, Type: "string (opt=bla)", Default: "none", Help: "Continue on non-fatal errors during IO", Choices: []Choice{{"none", "Exit when an error is encountered"}, {"read", "Continue on read errors only"}, {"write", "Continue on write errors only"}, {"io", "Continue on any IO errors"}, {"verify", "Continue on verify errors only"}, {"all", "Continue on all io and verify errors"}, {"0", "Alias for 'none'"}, {"1", "Alias for 'all'"}}, store: storeContinueOnError},
 	{Name: "ignore_error", Kind: KindText, Type: "string (opt=bla)", Help: "Set a specific list of errors to ignore", Parent: "rw", Set: setIgnoreError},
