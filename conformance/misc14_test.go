@@ -1,14 +1,19 @@
 package conformance
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -71,13 +76,26 @@ func offloadShape(t *testing.T, bin string, a []string, dir string) []string {
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := runIn(bin, d, append(a, "--output-format=json"))
-	if r.rc != 0 {
-		t.Fatalf("%s: exit status %d\n%s", bin, r.rc, r.stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(a, "--output-format=json")...)
+	cmd.Dir = d
+	// A hung fio's job process would outlive its killed parent, spinning:
+	// kill the whole process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	if ctx.Err() != nil && bin == fioPath {
+		t.Skip("fio 3.33 hung with io_submit_mode=offload, as it does now and then (docs/compat.md)")
 	}
-	root, err := ParseJSON([]byte(jsonPart(r.stdout)))
 	if err != nil {
-		t.Fatalf("%s: JSON: %v\n%s", bin, err, head(r.stdout))
+		t.Fatalf("%s: %v\n%s", bin, err, se.String())
+	}
+	root, err := ParseJSON([]byte(jsonPart(so.String())))
+	if err != nil {
+		t.Fatalf("%s: JSON: %v\n%s", bin, err, head(so.String()))
 	}
 	j := root.Get("jobs").Kids[0]
 	var out []string
@@ -100,8 +118,9 @@ func offloadShape(t *testing.T, bin string, a []string, dir string) []string {
 // asynchronous engine, submission latencies. fio 3.33 hangs now and then
 // with an asynchronous engine offloaded (its manual warns it "cannot
 // reliably be used with async IO engines"; 2 runs in 4 here with libaio
-// on a new file), so that case compares with what fio reported when it
-// did not hang, instead of running it.
+// on a new file; and once in some runs with psync at iodepth=4), so those
+// cases compare with what fio reported when it did not hang, instead of
+// running it; a run of fio that hangs all the same (30 s) skips the test.
 func TestSubmitOffload(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
@@ -111,7 +130,11 @@ func TestSubmitOffload(t *testing.T) {
 		fio             []string // fio 3.33's, observed; nil: run fio
 	}{
 		{"psync", base + "--rw=randwrite", "write", nil},
-		{"psync depth", base + "--rw=randread --iodepth=4", "read", nil},
+		{"psync depth", base + "--rw=randread --iodepth=4", "read", []string{
+			"iodepth_level/1", "iodepth_submit/4", "iodepth_complete/4",
+			"read/slat_ns samples: false", "read/clat_ns samples: true", "read/lat_ns samples: true",
+			"read/total_ios=64",
+		}},
 		{"libaio", base + "--rw=randread --ioengine=libaio --iodepth=4", "read", []string{
 			"iodepth_level/1", "iodepth_submit/4", "iodepth_complete/4",
 			"read/slat_ns samples: true", "read/clat_ns samples: true", "read/lat_ns samples: true",
