@@ -12,7 +12,8 @@ import (
 // logCompJob writes logs with log_compression (text files at the end)
 // and with log_store_compressed (NAME.log.fz files), with offsets, with
 // log_prio, with several chunks per log (1 KiB: 25 or 32 samples) and
-// with two clones appending to one .fz (per_job_logs=0).
+// with two clones appending to one .fz (per_job_logs=0), and with the
+// compression on CPU 0 only (log_compression_cpus).
 const logCompJob = `[global]
 ioengine=null
 size=256k
@@ -24,6 +25,7 @@ write_bw_log=plain
 write_iops_log=plain
 write_lat_log=plain
 log_compression=1k
+log_compression_cpus=0
 [stored]
 write_bw_log=stored
 write_iops_log=stored

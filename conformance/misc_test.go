@@ -41,7 +41,11 @@ func TestMiscOptions(t *testing.T) {
 		{"opendir size", "--name=o --opendir=od --rw=read --bs=4k --size=12k", IOPerDir},
 		{"lockfile", small + "--lockfile=exclusive --numjobs=2", IOPerDir},
 		{"lockfile rw", small + "--lockfile=readwrite --rw=randrw --numjobs=2", IOTotal},
+		{"lockfile libaio", small + "--lockfile=exclusive --numjobs=2 --ioengine=libaio --iodepth=4", IOPerDir},
+		{"lockfile rw io_uring", small + "--lockfile=readwrite --rw=randrw --numjobs=2 --ioengine=io_uring --iodepth=8", IOTotal},
 		{"serialize_overlap", small + "--rw=randwrite --norandommap --ioengine=io_uring --iodepth=8 --serialize_overlap=1", IOPerDir},
+		{"block_error_percentiles", small + "--block_error_percentiles=1 --name=r --filename=s --rw=read --bs=4k --size=64k", IOPerDir},
+		{"unused clock id", small + "--log_alternate_epoch_clock_id=99 --write_bw_log=x", IOPerDir},
 		{"quiet options", small + "--atomic=1 --write_barrier=2 --unique_filename=0 --hugepage-size=4m --clocksource=clock_gettime --io_submit_mode=inline", IOPerDir},
 	}
 	pid := regexp.MustCompile(`pid=\d+`)

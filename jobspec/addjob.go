@@ -126,6 +126,12 @@ func (b *Builder) check(j *Job) error {
 	if msg := j.zoneProblem(); msg != "" {
 		return b.fail(msg)
 	}
+	if msg := j.blockErrorProblem(); msg != "" {
+		return b.fail(msg)
+	}
+	if msg := j.altClockProblem(); msg != "" {
+		return b.fail(msg)
+	}
 	if j.WaitFor != "" {
 		if err := b.checkWaitFor(j); err != nil {
 			return err

@@ -187,6 +187,9 @@ type Job struct {
 	Verify VerifyOptions
 	// LogOptions: the bw, iops and latency logs (logopts.go).
 	LogOptions
+	// LogCompressionCPUs is log_compression_cpus: the CPUs the log
+	// chunks are compressed on (nil: any).
+	LogCompressionCPUs []int
 	// ReplayOptions: write_iolog, read_iolog and replay (replayopts.go).
 	ReplayOptions
 	// Limits: rate_min, rate_iops_min, max_latency and the latency

@@ -1,5 +1,10 @@
 package jobspec
 
+import (
+	"fmt"
+	"runtime"
+)
+
 // LogOptions are the options of the I/O logs a job writes when it ends
 // (write_bw_log, write_iops_log, write_lat_log and their modifiers).
 type LogOptions struct {
@@ -35,6 +40,14 @@ type LogOptions struct {
 	LogStoreCompressed bool
 }
 
+// setLogCompressionCPUs stores log_compression_cpus (cpus_allowed's
+// syntax; the reader has checked the CPUs exist here).
+func setLogCompressionCPUs(j *Job, value string) error {
+	cpus, _ := cpuList(value, runtime.NumCPU())
+	j.LogCompressionCPUs = cpus
+	return nil
+}
+
 // setLog returns the setter of a write_*_log option: the option switches
 // the log on and its value, if any, is the file name prefix.
 func setLog(on func(*Job) (*bool, *string)) func(*Job, string) error {
@@ -60,4 +73,18 @@ func (f avgTimeStore) store(o *Option, j *Job, value string, p parsed) error {
 	}
 	*given = true
 	return nil
+}
+
+// altClockProblem is the error of a job gofio refuses to run for its
+// log_alternate_epoch_clock_id, or "". The id is used only by a job that
+// writes logs with log_unix_epoch or log_alternate_epoch: fio 3.33 then
+// passes it to clock_gettime and, for an id Linux refuses, logs
+// uninitialized times; otherwise it has no effect, in fio as in gofio.
+func (j *Job) altClockProblem() string {
+	id := j.LogAlternateEpochClockID
+	logs := j.WriteBWLog || j.WriteIOPSLog || j.WriteLatLog || j.WriteHistLog
+	if id >= 0 && id <= 11 || !logs || !(j.LogUnixEpoch || j.LogAlternateEpoch) {
+		return ""
+	}
+	return fmt.Sprintf("gofio: log_alternate_epoch_clock_id=%d is not supported yet (gofio takes 0 to 11, Linux's clock ids, with log_unix_epoch or log_alternate_epoch: fio 3.33 logs garbage times with others)", id)
 }

@@ -24,19 +24,20 @@ func TestMiscOptions(t *testing.T) {
 		{"[a]\nignore_error=EIO\nignore_error=,EIO\n",
 			MiscOptions{IgnoreError: [3][]int{nil, {5}, nil}, IgnoreErrorSet: true}, false, ""},
 		{"[a]\nclocksource=clock_gettime\n", MiscOptions{Clock: ClockGettime}, false, ""},
-		{"[a]\nclocksource=gettimeofday\n", MiscOptions{}, false, "gofio: clocksource=gettimeofday is not supported yet ("},
+		{"[a]\nclocksource=gettimeofday\n", MiscOptions{Clock: ClockGettimeofday}, false, ""},
 		{"[a]\nunique_filename=0\n", MiscOptions{NoUniqueFilename: true}, false, ""},
 		{"[a]\nlockfile=exclusive\n", MiscOptions{LockFile: LockExclusive}, false, ""},
 		{"[a]\nlockfile=readwrite\n", MiscOptions{LockFile: LockReadWrite}, false, ""},
 		{"[a]\nserialize_overlap=1\n", MiscOptions{SerializeOverlap: true}, false, ""},
 		{"[a]\nhugepage-size=4m\n", MiscOptions{HugepageSize: 4 << 20}, false, ""},
 		{"[a]\ngtod_cpu=0\n", MiscOptions{GtodCPU: 1}, false, ""},
+		{"[a]\ngtod_cpu=-1\n", MiscOptions{GtodCPU: 1 << 32}, false, ""}, // fio's unsigned 4294967295
 		{"[a]\nblock_error_percentiles=0\n", MiscOptions{}, false, ""},
-		{"[a]\nblock_error_percentiles=1\n", MiscOptions{}, false, "gofio: block_error_percentiles=1 is not supported yet ("},
+		{"[a]\nblock_error_percentiles=1\n", MiscOptions{BlockErrorPercentiles: true}, false, ""},
 		{"[a]\nwrite_barrier=4\n", MiscOptions{WriteBarrier: 4}, false, ""},
 		{"[a]\natomic=1\n", MiscOptions{Atomic: true}, true, ""},
 		{"[a]\nio_submit_mode=inline\n", MiscOptions{}, false, ""},
-		{"[a]\nio_submit_mode=offload\n", MiscOptions{}, false, "gofio: io_submit_mode=offload is not supported yet ("},
+		{"[a]\nio_submit_mode=offload\n", MiscOptions{SubmitOffload: true}, false, ""},
 	}
 	for _, tt := range tests {
 		s := &session{files: []string{tt.file}}

@@ -97,18 +97,6 @@ func (c choiceStore[T]) store(o *Option, j *Job, value string, p parsed) error {
 	return nil
 }
 
-// acceptChoice is the typed setter of a choice row that stores nothing:
-// gofio honours only the words the row does not mark Unhonoured, and
-// does what they ask anyway.
-type acceptChoice struct{}
-
-func (acceptChoice) store(o *Option, j *Job, value string, p parsed) error {
-	if why, ok := o.Unhonoured[o.Choices[p.choice].Word]; ok {
-		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
-	}
-	return nil
-}
-
 // choiceFunc is the typed setter of a choice row whose values say more
 // than their word (rw=randread:8, mem=mmap:PATH): it gets the index of
 // the word in the row's Choices, the word, and the value as written. A

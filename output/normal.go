@@ -89,6 +89,10 @@ func writeJobBlock(b *bytes.Buffer, r *jobRep, ga *groupAgg, date string) {
 		b.WriteString("     latency   : target=" + utoa(r.LatencyTarget) + ", window=" + utoa(r.LatencyWindow) +
 			", percentile=" + fmtF(r.LatencyPercentile, 2) + "%, depth=" + itoa(r.Depth) + "\n")
 	}
+	if r.BlockLifetime {
+		b.WriteString("  block lifetime percentiles :\n" +
+			"   |        states               : unwritten=0, trimmed=0, written=0, trim failure=0, write failure=0\n")
+	}
 	if r.Steady != nil {
 		writeSteady(b, r)
 	}

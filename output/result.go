@@ -94,6 +94,11 @@ type Job struct {
 	LatencyPercentile float64
 	Depth             int
 
+	// BlockLifetime is block_error_percentiles: the normal report's
+	// "block lifetime percentiles" section, empty (fio 3.33 prints it so
+	// for a job that does not trim).
+	BlockLifetime bool
+
 	// ErrorCheck is set when continue_on_error is not "none": the normal
 	// report then prints an "errors" line, JSON total_err/first_error
 	// and terse two trailing fields. TotalErrors counts the errors

@@ -22,16 +22,23 @@ import (
 // thread id and moves that thread only, so gofio's jobs, which are
 // threads, behave as fio's processes do.
 //
-// Without a blkio hierarchy fio 3.33 uses a cgroup v2 mount and writes
-// its process id to cgroup.procs. That moves a whole process: in gofio
-// it would move every job, and a v2 group takes single threads only in
-// "threaded" mode, which changes what the group controls. gofio refuses
-// cgroup there, naming the option.
+// Without a blkio hierarchy fio 3.33 uses a cgroup v2 mount: it creates
+// the group and writes its process id to the group's cgroup.procs, and
+// after the job to the root group's; with cgroup_weight it prints "fio:
+// cgroup weit doesn't work with cgroup2" and the job does no I/O (error
+// 0, reported with nothing done). cgroup.procs moves a whole process,
+// which in gofio would move every job; gofio makes the group "threaded"
+// (cgroup.type) and moves the job's thread only (cgroup.threads), then
+// back to the group it came from. A v2 hierarchy that cannot take the
+// group as threaded (a domain controller enabled above it) refuses it,
+// and the job fails (EOPNOTSUPP, naming cgroup).
 
 // cgroupState is a job's control group membership.
 type cgroupState struct {
 	root    string // the hierarchy's mount point
 	path    string // the job's group
+	v2      bool   // a cgroup v2 hierarchy
+	home    string // v2: the group the thread came from
 	joined  bool   // the thread was moved into path
 	created bool   // gofio created path (counted in created.jobs)
 }
@@ -48,11 +55,11 @@ var created struct {
 var mountsFile = "/proc/mounts"
 
 // cgroupMount returns the mount point of the cgroup v1 blkio hierarchy
-// and, when there is none, whether a cgroup v2 hierarchy is mounted.
-func cgroupMount() (blkio string, v2 bool) {
+// and, when there is none, the cgroup v2 hierarchy's ("" if none).
+func cgroupMount() (blkio string, v2 string) {
 	b, err := os.ReadFile(mountsFile)
 	if err != nil {
-		return "", false
+		return "", ""
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
@@ -63,11 +70,13 @@ func cgroupMount() (blkio string, v2 bool) {
 		case "cgroup":
 			for _, o := range strings.Split(f[3], ",") {
 				if o == "blkio" {
-					return f[1], false
+					return f[1], ""
 				}
 			}
 		case "cgroup2":
-			v2 = true
+			if v2 == "" {
+				v2 = f[1]
+			}
 		}
 	}
 	return "", v2
@@ -80,14 +89,32 @@ func (w *worker) cgroupStart() bool {
 	cg := &w.ts.cg
 	root, v2 := cgroupMount()
 	if root == "" {
-		if v2 {
-			fmt.Fprintf(w.ts.errs, "gofio: cgroup=%s is not supported on a cgroup v2 hierarchy (fio moves its whole job process there; gofio's jobs are threads of one process)\n", j.Cgroup)
-			return w.threadFailed(unix.EOPNOTSUPP, "cgroup")
+		if v2 != "" {
+			return w.cgroup2Start(v2)
 		}
 		fmt.Fprintln(w.ts.errs, "fio: cgroup blkio does not appear to be mounted")
 		return true
 	}
 	cg.root, cg.path = root, filepath.Join(root, j.Cgroup)
+	if !w.cgroupCreate() {
+		return false
+	}
+	if j.CgroupWeight != 0 {
+		if e, fn := writeCgroupFile(filepath.Join(cg.path, "blkio.weight"), j.CgroupWeight, "weight"); e != 0 {
+			return w.threadFailed(e, fn)
+		}
+	}
+	if e, fn := writeCgroupFile(filepath.Join(cg.path, "tasks"), w.tid, "tasks"); e != 0 {
+		return w.threadFailed(e, fn)
+	}
+	cg.joined = true
+	return true
+}
+
+// cgroupCreate creates the job's group, counting the run's jobs in a
+// group gofio created. It returns false when the job fails.
+func (w *worker) cgroupCreate() bool {
+	cg := &w.ts.cg
 	created.Lock()
 	err := unix.Mkdir(cg.path, 0o755)
 	if err == nil || (err == unix.EEXIST && created.jobs[cg.path] > 0) {
@@ -102,16 +129,57 @@ func (w *worker) cgroupStart() bool {
 		fmt.Fprintf(w.ts.errs, "fio: path %s\n", cg.path)
 		return w.threadFailed(errno.Of(err), "cgroup mkdir")
 	}
+	return true
+}
+
+// cgroup2Start moves the calling thread into the job's group of the
+// cgroup v2 hierarchy mounted at root, made threaded.
+func (w *worker) cgroup2Start(root string) bool {
+	j := w.job
+	cg := &w.ts.cg
+	cg.root, cg.path, cg.v2 = root, filepath.Join(root, j.Cgroup), true
+	home, err := threadCgroup2()
+	if err != nil {
+		*cg = cgroupState{}
+		fmt.Fprintf(w.ts.errs, "gofio: cgroup=%s: %v\n", j.Cgroup, err)
+		return w.threadFailed(unix.EOPNOTSUPP, "cgroup")
+	}
+	cg.home = filepath.Join(root, home)
+	if !w.cgroupCreate() {
+		return false
+	}
 	if j.CgroupWeight != 0 {
-		if e, fn := writeCgroupFile(filepath.Join(cg.path, "blkio.weight"), j.CgroupWeight, "weight"); e != 0 {
-			return w.threadFailed(e, fn)
+		// fio 3.33's message, typo included; its job then does no I/O.
+		fmt.Fprintln(w.ts.errs, "fio: cgroup weit doesn't work with cgroup2")
+		w.stopping = true
+		return true
+	}
+	if t, err := os.ReadFile(filepath.Join(cg.path, "cgroup.type")); err != nil || strings.TrimSpace(string(t)) != "threaded" {
+		if e, _ := writeCgroupText(filepath.Join(cg.path, "cgroup.type"), "threaded", "type"); e != 0 {
+			fmt.Fprintf(w.ts.errs, "gofio: cgroup=%s is not supported on this cgroup v2 hierarchy: %s cannot be made threaded (%s); gofio's jobs are threads of one process\n", j.Cgroup, cg.path, errno.Text(e))
+			return w.threadFailed(unix.EOPNOTSUPP, "cgroup")
 		}
 	}
-	if e, fn := writeCgroupFile(filepath.Join(cg.path, "tasks"), w.tid, "tasks"); e != 0 {
+	if e, fn := writeCgroupFile(filepath.Join(cg.path, "cgroup.threads"), w.tid, "tasks"); e != 0 {
 		return w.threadFailed(e, fn)
 	}
 	cg.joined = true
 	return true
+}
+
+// threadCgroup2 returns the calling thread's cgroup v2 group ("/" for
+// the root), from /proc/thread-self/cgroup.
+func threadCgroup2() (string, error) {
+	b, err := os.ReadFile("/proc/thread-self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if p, ok := strings.CutPrefix(l, "0::"); ok {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no cgroup v2 group in /proc/thread-self/cgroup")
 }
 
 // cgroupEnd moves the thread back to the hierarchy's root group and
@@ -122,7 +190,12 @@ func (w *worker) cgroupEnd() {
 	if cg.root == "" {
 		return
 	}
-	writeCgroupFile(filepath.Join(cg.root, "tasks"), w.tid, "tasks")
+	switch {
+	case !cg.v2:
+		writeCgroupFile(filepath.Join(cg.root, "tasks"), w.tid, "tasks")
+	case cg.joined:
+		writeCgroupFile(filepath.Join(cg.home, "cgroup.threads"), w.tid, "tasks")
+	}
 	if cg.created {
 		created.Lock()
 		created.jobs[cg.path]--
@@ -141,12 +214,17 @@ func (w *worker) cgroupEnd() {
 // (O_CREAT|O_TRUNC: a missing file in a cgroup fs is EACCES). It returns
 // the errno and fio's func= name of a failure ("cgroup open weight").
 func writeCgroupFile(path string, v int, what string) (unix.Errno, string) {
+	return writeCgroupText(path, strconv.Itoa(v), what)
+}
+
+// writeCgroupText is writeCgroupFile for a text.
+func writeCgroupText(path, v string, what string) (unix.Errno, string) {
 	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o666)
 	if err != nil {
 		return errno.Of(err), "cgroup open " + what
 	}
 	defer unix.Close(fd)
-	if _, err := unix.Write(fd, []byte(strconv.Itoa(v))); err != nil {
+	if _, err := unix.Write(fd, []byte(v)); err != nil {
 		return errno.Of(err), "cgroup write " + what
 	}
 	return 0, ""

@@ -169,6 +169,9 @@ func (c *control) finished(t *task) {
 	if w.dbg.On(debuglog.Process) {
 		w.debugRunstate("FINISHING", "EXITED")
 	}
+	if !t.info.NoIO {
+		c.ioJobDone(t)
+	}
 	j := t.job
 	if !j.ExitAll && !(j.ExitAllOnError && w.err != 0) {
 		return
@@ -187,6 +190,26 @@ func (c *control) finished(t *task) {
 			}
 		case jobspec.ExitEverything:
 			// Later jobs still start, stopped: fio reports them.
+			c.closeLocked(k)
+		}
+	}
+}
+
+// ioJobDone stops the cpuio jobs with exit_on_io_done once t, an I/O
+// job, has ended and no other I/O job is left, running or still to start
+// (observed in fio 3.33: a cpuio job ends when the last I/O job does,
+// one in its startdelay included; with no I/O job at all it runs its
+// runtime).
+func (c *control) ioJobDone(t *task) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, o := range c.tasks {
+		if o != t && !o.info.NoIO && !o.skipped && !c.prog.state(k).Ended() {
+			return
+		}
+	}
+	for k, o := range c.tasks {
+		if o.info.NoIO && o.job.EngineOptions.ExitOnIODone {
 			c.closeLocked(k)
 		}
 	}

@@ -42,7 +42,9 @@ func startGtod(plan *jobspec.Plan, errs io.Writer) func() {
 		// going back to the scheduler pinned to one CPU.
 		runtime.LockOSThread()
 		var set unix.CPUSet
-		set.Set(cpu)
+		if cpu < runtime.NumCPU() {
+			set.Set(cpu)
+		}
 		if cpu >= runtime.NumCPU() || unix.SchedSetaffinity(0, &set) != nil {
 			if errs != nil {
 				fmt.Fprintln(errs, "gtod: setaffinity failed")

@@ -1085,8 +1085,14 @@ func (w *worker) think() bool {
 		return false
 	}
 	ns := w.thinker.ThinkTime()
-	if ns > 0 {
-		clock.Sleep(ns)
+	// The pause ends early when the job is stopped (exit_on_io_done
+	// stops a cpuio job within its pause, as in fio 3.33).
+	for now, end := clock.Now(), clock.Now()+ns; now < end; now = clock.Now() {
+		if stopped(w.gen.pace.stop) {
+			w.stopping = true
+			break
+		}
+		clock.Sleep(min(end-now, 20e6))
 	}
 	return ns > 0
 }

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"path/filepath"
 	"sync"
 
@@ -15,17 +14,34 @@ import (
 // one read-write mutex per file path, shared by every job of the run.
 // exclusive takes it for writing for every I/O (one I/O at a time, any
 // job); readwrite lets reads share it and gives writes, trims and syncs
-// the file alone. Jobs with lockfile=none take no lock at all.
+// the file alone. Jobs with lockfile=none take no lock at all. An
+// asynchronous job holds a lock while it has I/Os of the file queued or
+// in flight (fileLocker).
 
 // fileLocks holds the mutex of each locked file, by cleaned path.
 var fileLocks sync.Map
 
 // fileLocker is a job's locking state: the mutex per file index, nil
-// when the job locks nothing.
+// when the job locks nothing. A job with an asynchronous engine holds a
+// file's lock while it has I/Os of that file queued or in flight (held
+// and count, per file index): its I/Os share the lock the first of them
+// took, and the lock is dropped when the last of them completes, so other
+// jobs take turns with it between bursts, as with synchronous I/O.
 type fileLocker struct {
 	mode  jobspec.LockMode
 	locks []*sync.RWMutex
+	held  []holdMode
+	count []int
 }
+
+// holdMode is how a job holds a file's lock.
+type holdMode uint8
+
+const (
+	holdNone holdMode = iota
+	holdShared
+	holdExclusive
+)
 
 // newFileLocker returns the locker of a job with lockfile mode over
 // files, nil for lockfile=none.
@@ -33,7 +49,8 @@ func newFileLocker(mode jobspec.LockMode, files []*jobFile) *fileLocker {
 	if mode == jobspec.LockNone {
 		return nil
 	}
-	l := &fileLocker{mode: mode, locks: make([]*sync.RWMutex, len(files))}
+	l := &fileLocker{mode: mode, locks: make([]*sync.RWMutex, len(files)),
+		held: make([]holdMode, len(files)), count: make([]int, len(files))}
 	for i, f := range files {
 		m, _ := fileLocks.LoadOrStore(filepath.Clean(f.path), new(sync.RWMutex))
 		l.locks[i] = m.(*sync.RWMutex)
@@ -47,30 +64,82 @@ func (l *fileLocker) shared(op engine.Op) bool {
 	return l.mode == jobspec.LockReadWrite && op == engine.OpRead
 }
 
-// lock takes u's file lock before u is issued.
+// lock takes u's file lock before u is issued, waiting for it.
 func (l *fileLocker) lock(u *engine.IOUnit) {
 	if l.shared(u.Op) {
 		l.locks[u.File].RLock()
+		l.held[u.File] = holdShared
 	} else {
 		l.locks[u.File].Lock()
+		l.held[u.File] = holdExclusive
 	}
+	l.count[u.File]++
 }
 
-// unlock drops u's file lock once u is done.
+// tryLock counts u under its file's lock if the job holds the lock in a
+// mode that covers u, or takes it if it is free. It reports false, having
+// done nothing, when u has to wait: the job then completes what it has
+// in flight (dropping its locks) before it waits in lock.
+func (l *fileLocker) tryLock(u *engine.IOUnit) bool {
+	f, sh := u.File, l.shared(u.Op)
+	switch l.held[f] {
+	case holdExclusive:
+	case holdShared:
+		if !sh {
+			return false
+		}
+	default:
+		if sh {
+			if !l.locks[f].TryRLock() {
+				return false
+			}
+			l.held[f] = holdShared
+		} else {
+			if !l.locks[f].TryLock() {
+				return false
+			}
+			l.held[f] = holdExclusive
+		}
+	}
+	l.count[f]++
+	return true
+}
+
+// unlock uncounts u once it is done (or was refused), dropping the lock
+// with the file's last I/O.
 func (l *fileLocker) unlock(u *engine.IOUnit) {
-	if l.shared(u.Op) {
-		l.locks[u.File].RUnlock()
-	} else {
-		l.locks[u.File].Unlock()
+	f := u.File
+	if l.count[f] == 0 {
+		return
+	}
+	if l.count[f]--; l.count[f] > 0 {
+		return
+	}
+	l.release(f)
+}
+
+func (l *fileLocker) release(f int) {
+	switch l.held[f] {
+	case holdShared:
+		l.locks[f].RUnlock()
+	case holdExclusive:
+		l.locks[f].Unlock()
+	}
+	l.held[f], l.count[f] = holdNone, 0
+}
+
+// releaseAll drops every lock the job still holds (units left queued
+// when the job failed); it does nothing on a nil locker.
+func (l *fileLocker) releaseAll() {
+	if l == nil {
+		return
+	}
+	for f := range l.held {
+		l.release(f)
 	}
 }
 
-// newWorkerLocker is the locker of job j, or the error for a lockfile
-// gofio cannot honour: with an asynchronous engine, where I/Os of one job
-// overlap.
-func newWorkerLocker(j *jobspec.Job, files []*jobFile, async bool) (*fileLocker, error) {
-	if j.Misc.LockFile != jobspec.LockNone && async {
-		return nil, fmt.Errorf("gofio: lockfile with ioengine=%s is not supported yet (files are locked around synchronous I/O only)", j.IOEngine)
-	}
-	return newFileLocker(j.Misc.LockFile, files), nil
+// newWorkerLocker is the locker of job j.
+func newWorkerLocker(j *jobspec.Job, files []*jobFile) *fileLocker {
+	return newFileLocker(j.Misc.LockFile, files)
 }

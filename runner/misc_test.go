@@ -263,6 +263,7 @@ func TestGtod(t *testing.T) {
 		{"", "", false},
 		{"gtod_cpu=0", "", true},
 		{"gtod_cpu=4096", "gtod: setaffinity failed\n", true},
+		{"gtod_cpu=-1", "gtod: setaffinity failed\n", true}, // CPU 4294967295
 	}
 	for _, tt := range tests {
 		args := []string{"name=g", "size=4k"}

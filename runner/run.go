@@ -617,6 +617,7 @@ func buildResult(plan *jobspec.Plan, tasks []*task, disks *diskutil.Tracker, ela
 			LatencyPercentile: j.LatencyPercentile,
 			Depth:             depth,
 			ErrorCheck:        j.ContinueOnError != jobspec.ContinueNone || j.Misc.IgnoreErrorSet,
+			BlockLifetime:     j.Misc.BlockErrorPercentiles,
 			TotalErrors:       ioerr.total,
 			FirstError:        int(ioerr.first),
 			FirstErrorText:    errorTextOrSuccess(ioerr.first),

@@ -1,6 +1,9 @@
 package runner
 
-import "github.com/gofio/gofio/internal/clock"
+import (
+	"github.com/gofio/gofio/internal/clock"
+	"github.com/gofio/gofio/jobspec"
+)
 
 // The I/O loop's clock. A job that measures a latency reads the clock
 // once per submission and once per completion (stats-algorithms.md §0.1:
@@ -22,6 +25,7 @@ const (
 // loopClock is the worker's clock state.
 type loopClock struct {
 	coarse bool  // no latency measured: read every `every` calls
+	usec   bool  // clocksource=gettimeofday: whole microseconds
 	every  int   // calls per read (coarse)
 	left   int   // calls left before the next read (coarse)
 	last   int64 // time of the last read (ns)
@@ -34,7 +38,13 @@ type loopClock struct {
 func (w *worker) stamp() int64 {
 	c := &w.clk
 	if !c.coarse {
-		return clock.Now()
+		now := clock.Now()
+		if c.usec {
+			// gettimeofday's resolution: fio 3.33's latencies are
+			// then whole microseconds (0 ns for a sub-µs I/O).
+			now -= now % 1000
+		}
+		return now
 	}
 	if c.left > 0 {
 		c.left--
@@ -53,5 +63,6 @@ func (w *worker) stamp() int64 {
 
 // initClock sets the clock up for the job's measurements.
 func (w *worker) initClock() {
-	w.clk = loopClock{coarse: !w.clat && !w.lat && !w.slat, every: 1}
+	w.clk = loopClock{coarse: !w.clat && !w.lat && !w.slat, every: 1,
+		usec: w.job.Misc.Clock == jobspec.ClockGettimeofday}
 }

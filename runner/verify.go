@@ -485,7 +485,9 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	// and stops.
 	v.replayed = v.replayed || v.Experimental
 	v.seedLog, v.seedPos = v.seedLog[:0], 0
-	if m := v.TrimsLeaked(); m != "" && w.ioerr.out != nil {
+	// With verify_backlog fio 3.33 warns of no leak (observed,
+	// TestTrimEntriesLeaked).
+	if m := v.TrimsLeaked(); m != "" && w.ioerr.out != nil && v.Backlog == 0 {
 		fmt.Fprint(w.ioerr.out, m)
 	}
 	if v.Trimming() && w.gen.repeat {

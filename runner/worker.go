@@ -179,10 +179,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.reaper, _ = eng.(engine.Reaper)
 	w.opener, _ = eng.(engine.FileOpener)
 	w.overlap = newOverlapState(j.Misc.SerializeOverlap, depth)
-	if w.locker, err = newWorkerLocker(j, files, w.reaper != nil); err != nil {
-		w.release()
-		return nil, err
-	}
+	w.locker = newWorkerLocker(j, files)
 	w.thinker, _ = eng.(engine.Thinker)
 	if ps, ok := eng.(engine.PrioStater); ok {
 		if prios, on := ps.Prios(); on {
@@ -339,6 +336,8 @@ func (w *worker) run(stop <-chan struct{}) {
 		switch {
 		case w.vfy != nil && w.vfy.Only:
 			w.skipWrites()
+		case j.Misc.SubmitOffload:
+			w.offloadLoop(stop) // offload.go
 		case w.reaper == nil:
 			w.syncLoop(stop)
 		default:
@@ -607,6 +606,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 	if low <= 0 || low > j.IODepth {
 		low = j.IODepth
 	}
+	defer w.locker.releaseAll() // units left queued by a failure
 	w.pollStop(stop)
 	now := w.stamp()
 	for {
@@ -636,12 +636,25 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				busy = true
 				break
 			}
+			if w.locker != nil && !w.locker.tryLock(u) {
+				if w.flight+len(w.queued) > 0 {
+					// lockfile: complete what is in flight (dropping
+					// its locks), then offer the unit again.
+					w.retry = u
+					busy = true
+					break
+				}
+				w.locker.lock(u) // nothing held: wait for the lock
+			}
 			// An engine that completes u in Queue is timed like a sync
 			// engine: issued right before the call, when it was ready.
 			w.times[u.Index].issue = w.times[u.Index].start
 			switch w.queue(u) {
 			case engine.Busy:
 				// Full: reap, then offer the same unit again.
+				if w.locker != nil {
+					w.locker.unlock(u)
+				}
 				w.retry = u
 				busy = true
 			case engine.Completed:
@@ -649,6 +662,9 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				now = w.stamp()
 				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
+				if w.locker != nil {
+					w.locker.unlock(u)
+				}
 				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, w.accounting())
 				w.rampOver(now)
 				w.batchDone(now)
@@ -711,6 +727,9 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			acct := w.accounting()
 			for _, u := range w.done[:n] {
 				w.flight--
+				if w.locker != nil {
+					w.locker.unlock(u)
+				}
 				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
 				w.rampOver(now)
 				w.free = append(w.free, u)
@@ -767,6 +786,9 @@ func (w *worker) drain() {
 		w.flight -= n
 		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
 		for _, u := range w.done[:n] {
+			if w.locker != nil {
+				w.locker.unlock(u)
+			}
 			switch {
 			case acct:
 				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, w.stamp(), w.accounting())

@@ -12,7 +12,8 @@ package engine
 // Units move no data (Info.NoIO), so only runtime ends a cpuio job,
 // as in fio.
 //
-// cpuload is required; exit_on_io_done is not supported yet.
+// cpuload is required. exit_on_io_done ends the job when the I/O jobs
+// have ended: the runner closes its stop channel (runner/control.go).
 
 import (
 	"errors"
@@ -59,9 +60,6 @@ var errCPULoad = errors.New("fio: pid=0, err=22/file:engines/cpu.c, func=cpuio, 
 
 func newCPUIO(cfg Config) (Engine, error) {
 	o := &cfg.Options
-	if o.ExitOnIODone {
-		return nil, errors.New("gofio: cpuio option exit_on_io_done is not supported yet")
-	}
 	// fio 3.33 takes a cpuload over 100 as 100.
 	e := &cpuEngine{load: min(o.CPULoad, 100), chunk: int64(o.CPUChunks), qsort: o.CPUMode == jobspec.CPUQsort}
 	e.rng.Seed(cfg.Seed ^ 0xc9)

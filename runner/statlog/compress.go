@@ -68,6 +68,7 @@ func appendSample(b []byte, e *logEntry, t uint64, offset, prio bool) []byte {
 // The in-memory samples carry the raw time (ns on nanotime's clock), as
 // the epoch and the log's clock are applied when the log is written.
 type logZip struct {
+	cpus   []int    // log_compression_cpus, or nil (compress_cpus.go)
 	per    int      // entries per chunk
 	offset bool     // samples carry the offset
 	chunks [][]byte // zlib streams, oldest first
@@ -88,6 +89,15 @@ var zlibWriters = sync.Pool{New: func() any {
 
 // compress replaces entries by a compressed chunk.
 func (z *logZip) compress(entries []logEntry) {
+	if z.cpus != nil {
+		compressOn(z.cpus, func() { z.compressHere(entries) })
+		return
+	}
+	z.compressHere(entries)
+}
+
+// compressHere is compress on the calling thread.
+func (z *logZip) compressHere(entries []logEntry) {
 	z.raw = z.raw[:0]
 	for i := range entries {
 		e := &entries[i]
@@ -135,9 +145,9 @@ func (z *logZip) entries(f func(e *logEntry)) {
 
 // setCompression keeps l's entries compressed in chunks of about chunk
 // bytes of stored samples (log_compression).
-func (l *ioLog) setCompression(chunk int, offset bool) {
+func (l *ioLog) setCompression(chunk int, offset bool, cpus []int) {
 	per := max(chunk/sampleSize(offset), 1)
-	l.zip = &logZip{per: per, offset: offset}
+	l.zip = &logZip{per: per, offset: offset, cpus: cpus}
 	l.chunks, l.next = nil, per
 	l.cur = make([]logEntry, 0, per)
 }

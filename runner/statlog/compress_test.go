@@ -4,16 +4,39 @@ import (
 	"bytes"
 	"compress/zlib"
 	"errors"
+	"runtime"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
+
+// TestCompressOn checks that log_compression_cpus compresses on a thread
+// allowed on those CPUs only.
+func TestCompressOn(t *testing.T) {
+	cpu := runtime.NumCPU() - 1
+	var set unix.CPUSet
+	var err error
+	compressOn([]int{cpu}, func() { err = unix.SchedGetaffinity(0, &set) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Count() != 1 || !set.IsSet(cpu) {
+		t.Errorf("the compression thread may run on %d CPUs (CPU %d: %v); want CPU %d only", set.Count(), cpu, set.IsSet(cpu), cpu)
+	}
+}
 
 // TestLogCompression checks that a log kept in zlib chunks
 // (log_compression) gives back every entry in order, whole, with and
 // without offsets, and that the chunks are compressed.
 func TestLogCompression(t *testing.T) {
-	for _, offset := range []bool{false, true} {
+	last := []int{runtime.NumCPU() - 1}
+	for _, c := range []struct {
+		offset bool
+		cpus   []int
+	}{{false, nil}, {true, nil}, {true, last}} {
+		offset := c.offset
 		l := newIOLog("bw", 1024)
-		l.setCompression(1024, offset) // 25 or 32 entries a chunk
+		l.setCompression(1024, offset, c.cpus) // 25 or 32 entries a chunk
 		const n = 1000
 		for i := range n {
 			l.add(logEntry{at: int64(i) * 1e6, val: uint64(i), off: uint64(i) * 4096, bs: 4096, dir: uint8(i % 3), prio: uint16(i)})

@@ -228,7 +228,7 @@ func New(j *jobspec.Job, prio uint16, now int64) *Logs {
 	if j.LogCompression > 0 {
 		for _, log := range []*ioLog{l.bw, l.iops, l.slat, l.clat, l.lat} {
 			if log != nil {
-				log.setCompression(j.LogCompression, j.LogOffset)
+				log.setCompression(j.LogCompression, j.LogOffset, j.LogCompressionCPUs)
 			}
 		}
 	}

@@ -1,0 +1,32 @@
+package jobspec
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBlockErrorPercentiles checks that block_error_percentiles is kept
+// for a job that does not trim and refused for one that does (fio 3.33
+// aborts on an assertion there).
+func TestBlockErrorPercentiles(t *testing.T) {
+	tests := []struct {
+		file string
+		err  string
+	}{
+		{"[a]\nrw=randrw\nblock_error_percentiles=1\n", ""},
+		{"[a]\nrw=randtrim\nblock_error_percentiles=1\n", "gofio: job a: block_error_percentiles with a job that trims is not supported yet"},
+		{"[a]\nblock_error_percentiles=1\nrw=trimwrite\n", "gofio: job a: block_error_percentiles with a job that trims"},
+		{"[a]\nrw=randtrim\nblock_error_percentiles=0\n", ""},
+	}
+	for _, tt := range tests {
+		s := &session{files: []string{tt.file}}
+		_, err := s.run(t)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if (tt.err == "") != (got == "") || !strings.Contains(got, tt.err) {
+			t.Errorf("%q: error %q, want %q", tt.file, got, tt.err)
+		}
+	}
+}
