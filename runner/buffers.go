@@ -61,6 +61,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/offsets"
 )
 
 // shmHugeTLB is SHM_HUGETLB (shmget(2)).
@@ -518,7 +519,7 @@ func fillPatternAt(b, p []byte, off uint64) {
 
 // fioFillRandom fills b with fio's random bytes for seed: four 64-bit
 // lanes start at seed times 1, 2, 3 and 5 and are written in turn, each
-// multiplied by goldenRatio64 after every round of four; the last
+// multiplied by offsets.GoldenRatio64 after every round of four; the last
 // len mod 32 bytes continue from the first lane alone, one multiplication
 // per word, a last partial word taking the leading bytes of the next
 // value (little-endian). A word at a time, several GB/s, so even an
@@ -531,14 +532,14 @@ func fioFillRandom(b []byte, seed uint64) {
 		binary.LittleEndian.PutUint64(b[i+8:], s1)
 		binary.LittleEndian.PutUint64(b[i+16:], s2)
 		binary.LittleEndian.PutUint64(b[i+24:], s3)
-		s0 *= goldenRatio64
-		s1 *= goldenRatio64
-		s2 *= goldenRatio64
-		s3 *= goldenRatio64
+		s0 *= offsets.GoldenRatio64
+		s1 *= offsets.GoldenRatio64
+		s2 *= offsets.GoldenRatio64
+		s3 *= offsets.GoldenRatio64
 	}
 	for ; i+8 <= len(b); i += 8 {
 		binary.LittleEndian.PutUint64(b[i:], s0)
-		s0 *= goldenRatio64
+		s0 *= offsets.GoldenRatio64
 	}
 	if i < len(b) {
 		var t [8]byte

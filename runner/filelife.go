@@ -35,11 +35,11 @@ func (w *worker) pickFile() int {
 	if j.FileService == jobspec.ServiceSequential && w.usable(cur) {
 		return cur
 	}
-	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
+	if j.FileService == jobspec.ServiceRandom || g.fileDist.N() > 0 {
 		for tries := 0; tries < 1000*n; tries++ {
 			i := int(g.fileRng.Scale(uint64(n)))
-			if g.fileDist.n > 0 {
-				i = int(g.fileDist.draw() >> 10)
+			if g.fileDist.N() > 0 {
+				i = int(g.fileDist.Draw() >> 10)
 			}
 			if w.usable(i) {
 				g.curFile, g.fileLeft = i, j.FileServiceNR

@@ -39,17 +39,6 @@ func TestJobSeeds(t *testing.T) {
 	}
 }
 
-// fio's file name hash, with its single-byte quirk for names over 12
-// bytes.
-func TestFioJhash(t *testing.T) {
-	for name, want := range map[string]uint32{"a.0.0": 0xa0275764, "rngfile": 0x203a271d,
-		"abcdefghijkl": 0xd855beeb, "abcdefghijklm": 0x59536a0b} {
-		if got := fioJhash([]byte(name)); got != want {
-			t.Errorf("jhash(%q) = %#x, want %#x", name, got, want)
-		}
-	}
-}
-
 // Buffer and verify seeds, and the bytes a seed gives, are fio 3.33's.
 func TestFioBufferSeeds(t *testing.T) {
 	j := &jobspec.Job{RandRepeat: true, RandSeed: 0x89, ThreadNumber: 1}

@@ -27,7 +27,7 @@ package runner
 //     per decision, following it sequentially or, with
 //     rw_sequencer=identical, at the same offset; percentage_random makes
 //     the rest of the decisions sequential. random_distribution other
-//     than random (zipf, pareto, normal, zoned, zoned_abs; dist.go) draws
+//     than random (zipf, pareto, normal, zoned, zoned_abs; runner/offsets) draws
 //     the blocks without the map, as fio does.
 //   - rate, rate_iops and thinktime pace the I/Os (rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
@@ -52,6 +52,7 @@ import (
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -109,12 +110,12 @@ type ioGen struct {
 	wrOff int64
 	wrLen int
 
-	dists    []distDraw    // random_distribution zipf, pareto, normal per file; nil: uniform
-	zones    [3]*zoneTable // random_distribution zoned, zoned_abs per direction
-	zoneRng  rng.Stream    // zoned: picks the zone
-	fileDist distDraw      // file_service_type zipf, pareto, normal
-	pace     pacer         // rate and thinktime (rate.go)
-	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
+	dists    []offsets.Dist        // random_distribution zipf, pareto, normal per file; nil: uniform
+	zones    [3]*offsets.ZoneTable // random_distribution zoned, zoned_abs per direction
+	zoneRng  rng.Stream            // zoned: picks the zone
+	fileDist offsets.Dist          // file_service_type zipf, pareto, normal
+	pace     pacer                 // rate and thinktime (rate.go)
+	zone     *stridedZones         // zonemode=strided (zone.go); nil otherwise
 	// switch64: a file has more blocks than 32-bit streams reach; the
 	// streams are 64-bit from the next re-seed on. genNote is fio's
 	// warning, printed as the job starts (checks.go).
@@ -154,7 +155,7 @@ func (w *worker) initGen() error {
 		// zone, zonerange bytes, not the file.
 		for i := range w.maps {
 			if w.maps[i] != nil {
-				w.maps[i] = newRandMap(max(g.zone.span/g.grain, 1))
+				w.maps[i] = offsets.NewMap(max(g.zone.span/g.grain, 1))
 			}
 		}
 	}
@@ -181,7 +182,7 @@ func (w *worker) initGen() error {
 		}
 		// As in fio: 1024 values per file, not spread, from the file
 		// seed.
-		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
+		g.fileDist = offsets.NewDist(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
 	g.pace.init(j)
@@ -190,17 +191,17 @@ func (w *worker) initGen() error {
 		// Each file's picker is seeded from its name and the thread
 		// number, or, without randrepeat, from the offset seed; its
 		// values are blocks of the smaller of the read and write sizes.
-		g.dists = make([]distDraw, n)
+		g.dists = make([]offsets.Dist, n)
 		unit := min(j.BS[0], j.BS[1])
 		for i, f := range w.files {
-			seed := fioJhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
+			seed := offsets.Jhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
 			if !g.repeat {
 				seed = uint32(g.seeds[seedBlock])
 			}
-			g.dists[i] = newDistDraw(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
+			g.dists[i] = offsets.NewDist(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
 		}
 		for d := range g.zones {
-			g.zones[d] = newZoneTable(j.RandomDist[d])
+			g.zones[d] = offsets.NewZoneTable(j.RandomDist[d])
 		}
 		clear(w.maps)
 	}
@@ -238,7 +239,7 @@ func (w *worker) seedStreams() {
 // the next is picked: none where a draw picks it (fio draws for the first
 // I/O too).
 func (w *worker) firstFileLeft() int {
-	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.n > 0 {
+	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.N() > 0 {
 		return 0
 	}
 	return w.job.FileServiceNR
@@ -256,7 +257,7 @@ func nonUniform(j *jobspec.Job) bool {
 }
 
 // fileDists are the file_service_type choices that pick files with a
-// random_distribution's generator (dist.go).
+// random_distribution's generator (runner/offsets).
 var fileDists = map[jobspec.FileService]jobspec.DistKind{
 	jobspec.ServiceZipf:   jobspec.DistZipf,
 	jobspec.ServicePareto: jobspec.DistPareto,
@@ -762,7 +763,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		l := &g.lfsr[fi]
 		b, ok := l.Next()
 		if !ok {
-			if !j.TimeBased && g.fileDist.n == 0 {
+			if !j.TimeBased && g.fileDist.N() == 0 {
 				return 0, 0, false
 			}
 			l.Reset()
@@ -775,21 +776,21 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		}
 		blk = b
 	case g.zones[d] != nil:
-		blk = g.zones[d].draw(&g.zoneRng, &g.offRng, lastb, align)
+		blk = g.zones[d].Draw(&g.zoneRng, &g.offRng, lastb, align)
 	case g.dists != nil:
-		blk = g.dists[fi].draw()
+		blk = g.dists[fi].Draw()
 	default:
 		blk = w.drawOffset(lastb)
 		if m != nil {
-			if m.full() {
-				if !j.TimeBased && g.fileDist.n == 0 {
+			if m.Full() {
+				if !j.TimeBased && g.fileDist.N() == 0 {
 					return 0, 0, false
 				}
 				// time_based, or files picked by zipf, pareto or normal:
 				// like fio, start the map over within the same loop (no
 				// drain, one runtime span), dropping the cached pages
 				// again (time_based), and draw again.
-				m.reset()
+				m.Reset()
 				if j.TimeBased {
 					w.wrapped(fi)
 				}
@@ -799,7 +800,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 			// blockalign units and marked at the offset's in units of
 			// the direction's smallest block size: with sizes that
 			// differ per direction the two mix.
-			blk = m.free(min(blk, m.blocks-1))
+			blk = m.Free(min(blk, m.Blocks()-1))
 		}
 	}
 	off := blk * align
@@ -816,7 +817,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts, so every block is done once.
 		start, k := off/minBS, uint64(0)
-		for k*minBS < bs && mapMark(m, start+k) { // zone.go
+		for k*minBS < bs && m.MarkAny(start+k) {
 			k++
 		}
 		if k > 0 {

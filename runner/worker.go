@@ -16,6 +16,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
@@ -57,7 +58,7 @@ type worker struct {
 
 	// Offset state.
 	seqPos  [][2]uint64 // next sequential offset per file and direction
-	maps    []*randMap
+	maps    []*offsets.Map
 	exhaust []bool  // file used up this loop
 	zbd     *zbdJob // zonemode=zbd (zbd.go); nil otherwise
 
@@ -194,11 +195,11 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	}
 
 	w.seqPos = make([][2]uint64, len(files))
-	w.maps = make([]*randMap, len(files))
+	w.maps = make([]*offsets.Map, len(files))
 	w.exhaust = make([]bool, len(files))
 	for i, f := range files {
 		if j.RW.Random() && !j.NoRandomMap {
-			w.maps[i] = newRandMap(f.size / minBS(j))
+			w.maps[i] = offsets.NewMap(f.size / minBS(j))
 		}
 	}
 	if !j.TimeBased {
@@ -448,7 +449,7 @@ func (w *worker) startLoop() {
 		}
 		w.exhaust[i] = false
 		if w.maps[i] != nil {
-			w.maps[i].reset()
+			w.maps[i].Reset()
 		}
 	}
 }

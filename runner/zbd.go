@@ -315,7 +315,7 @@ func (w *worker) zbdMark(fi int, f *jobFile, d stats.Dir, s *zbdFile, drawn, off
 	}
 	minBS := max(j.BS[d], 1)
 	start, k := (drawn-f.offset)/minBS, uint64(0)
-	for k*minBS < bs && start+k < m.blocks && m.mark(start+k) {
+	for k*minBS < bs && start+k < m.Blocks() && m.Mark(start+k) {
 		k++
 	}
 	if k == 0 || k*minBS >= bs {

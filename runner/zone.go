@@ -148,7 +148,7 @@ func (w *worker) stridedOffset(fi int, f *jobFile, d stats.Dir, bs, room uint64,
 // zoneReset starts file fi's random map and LFSR over.
 func (w *worker) zoneReset(fi int) {
 	if m := w.maps[fi]; m != nil {
-		m.reset()
+		m.Reset()
 	}
 	if l := w.gen.lfsr; l != nil {
 		l[fi].Reset()
@@ -192,8 +192,8 @@ func (w *worker) zoneRandom(fi int, f *jobFile, s *zoneState, span uint64, d sta
 			blk, ok = g.lfsr[fi].Next()
 		case m != nil:
 			blk = g.offRng.Scale(lastb)
-			if ok = !m.full(); ok {
-				blk = m.free(min(blk, m.blocks-1))
+			if ok = !m.Full(); ok {
+				blk = m.Free(min(blk, m.Blocks()-1))
 			}
 		default:
 			blk, ok = g.offRng.Scale(lastb), true
@@ -227,7 +227,7 @@ func (w *worker) zoneRandom(fi int, f *jobFile, s *zoneState, span uint64, d sta
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts.
 		first, k := (off-s.start)/g.grain, uint64(0)
-		for k*g.grain < bs && mapMark(m, first+k) {
+		for k*g.grain < bs && m.MarkAny(first+k) {
 			k++
 		}
 		if k > 0 {
@@ -235,21 +235,4 @@ func (w *worker) zoneRandom(fi int, f *jobFile, s *zoneState, span uint64, d sta
 		}
 	}
 	return off, bs, true
-}
-
-// mapMark marks block b of a random map and reports whether it was
-// free. As observed in fio 3.33, an I/O that runs past the map's last
-// block (the end of a zone, or an unaligned block size's end of file) is
-// not cut there: the map's last 64-block word has room for it (those
-// blocks are never drawn).
-func mapMark(m *randMap, b uint64) bool {
-	if b < m.blocks {
-		return m.mark(b)
-	}
-	w, bit := b/64, b%64
-	if w >= uint64(len(m.words)) || m.words[w]&(1<<bit) != 0 {
-		return false
-	}
-	m.words[w] |= 1 << bit
-	return true
 }
