@@ -395,7 +395,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		}
 		d := w.direction()
 		if w.zbd != nil {
-			d = w.zbd.dir(fi, d, j) // zbd.go
+			d = w.zbd.Dir(fi, d, j) // runner/zbd
 		}
 		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
 			d = g.pace.dueFirst(d, clock.Now())

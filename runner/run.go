@@ -21,6 +21,7 @@ import (
 	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/trace"
+	"github.com/gofio/gofio/runner/zbd"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -98,7 +99,7 @@ type task struct {
 	steady *output.SteadyState
 	// zbd is the run's zone state under zonemode=zbd (zbd.go); nil
 	// otherwise.
-	zbd zbdFiles
+	zbd zbd.Files
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -169,7 +170,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			}
 		}
 	}
-	zoned := zbdFiles{}
+	zoned := zbd.Files{}
 	for _, t := range tasks {
 		if t.err == 0 && len(t.files) > 0 {
 			if err := setupZBD(t, zoned, infoOr(cfg)); err != nil {

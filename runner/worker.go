@@ -807,7 +807,7 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 		w.debugIO("complete", u)
 	}
 	if w.zbd != nil && u.Op == engine.OpWrite {
-		w.zbd.written(u) // zbd.go
+		w.zbd.Written(u) // runner/zbd
 	}
 	if u.End {
 		// The peer ended the stream (net engines): nothing more to do.
