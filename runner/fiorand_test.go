@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/content"
 )
 
 // The seed slots follow randseed, randrepeat, allrandrepeat and the
@@ -49,7 +50,7 @@ func TestFioBufferSeeds(t *testing.T) {
 		t.Errorf("first buffer seed %#x, want 0x1699a038cc28e035", got)
 	}
 	b := make([]byte, 4096)
-	fioFillRandom(b, 0x1699a038cc28e035)
+	content.FillRandom(b, 0x1699a038cc28e035)
 	want := []byte{0x35, 0xe0, 0x28, 0xcc, 0x38, 0xa0, 0x99, 0x16, 0x6a, 0xc0, 0x51, 0x98, 0x71, 0x40, 0x33, 0x2d}
 	if !bytes.Equal(b[:16], want) {
 		t.Errorf("buffer starts % x, want % x", b[:16], want)

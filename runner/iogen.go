@@ -313,7 +313,7 @@ func (w *worker) genStartLoop() {
 		// repeats the first.
 		g.use64 = g.use64 || g.switch64
 		w.seedStreams()
-		w.bufs.reseed(&g.seeds, g.use64)
+		w.bufs.Reseed(bufSeeds(&g.seeds, g.use64))
 	}
 	g.mixNext = 0
 	clear(g.fileBytes)
@@ -915,8 +915,8 @@ func (w *worker) preRead() error {
 
 // prepareWrite fills a write buffer per the buffer options (buffers.go).
 func (w *worker) prepareWrite(b []byte) {
-	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.Header || w.vfy.Pattern != nil) {
-		w.bufs.fill(b) // a verify header's seed fills the block otherwise
+	if w.bufs.PerWrite() && (w.vfy == nil || !w.vfy.Header || w.vfy.Pattern != nil) {
+		w.bufs.Fill(b) // a verify header's seed fills the block otherwise
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/trace"
@@ -480,15 +481,15 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	// As in fio, the files are written in chunks of the largest write
 	// block, each filled from the job's buffer stream.
 	j := t.job
-	var lb bufState
+	var lb content.Filler
 	seeds, _ := jobSeeds(j)
-	lb.init(j, 0, &seeds, j.RandomGenerator == jobspec.GenTausworthe64)
+	lb.Init(j, 0, bufSeeds(&seeds, j.RandomGenerator == jobspec.GenTausworthe64))
 	chunk := max(j.MaxBS()[1], 1)
 	buf := make([]byte, max(1<<20/chunk, 1)*chunk)
 	fill := func(b []byte) uint64 {
 		var k uint64
 		for off := uint64(0); off < uint64(len(b)); off += chunk {
-			k += lb.layoutFill(b[off:min(off+chunk, uint64(len(b)))])
+			k += lb.LayoutFill(b[off:min(off+chunk, uint64(len(b)))])
 		}
 		return k
 	}
@@ -502,9 +503,9 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		if info == nil {
 			info = cfg.Errors
 		}
-		before := lb.draws
+		before := lb.Draws()
 		err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors)
-		f.bufDraws = lb.draws.since(before)
+		f.bufDraws = lb.Draws().Since(before)
 		if err != nil {
 			if err == errLayoutStopped {
 				return nil

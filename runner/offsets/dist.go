@@ -22,9 +22,8 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-// GoldenRatio64 is the multiplier fio spreads ranks (and buffer
-// contents) with.
-const GoldenRatio64 = 0x61C8864680B583EB
+// goldenRatio64 is the multiplier fio spreads ranks with.
+const goldenRatio64 = 0x61C8864680B583EB
 
 // Dist draws values in [0, n) for one file.
 type Dist struct {
@@ -131,7 +130,7 @@ func (g *Dist) Draw() uint64 {
 		return 0
 	}
 	if g.hash {
-		v *= GoldenRatio64
+		v *= goldenRatio64
 	}
 	return (v + g.randOff) % g.n
 }
