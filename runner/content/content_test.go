@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// FillRandom gives fio 3.33's bytes for a seed (observed), whatever the
-// length of whole 32-byte rounds; a partial last word takes the leading
-// bytes of the next value.
+// FillRandom gives fio 3.33's bytes for a seed (observed) in whole
+// 32-byte rounds; a partial last word takes the leading bytes of the
+// next value.
 func TestFillRandom(t *testing.T) {
 	const seed = 0x1699a038cc28e035
 	want := []byte{0x35, 0xe0, 0x28, 0xcc, 0x38, 0xa0, 0x99, 0x16, 0x6a, 0xc0, 0x51, 0x98, 0x71, 0x40, 0x33, 0x2d}
