@@ -253,34 +253,3 @@ func TestOverlaps(t *testing.T) {
 		}
 	}
 }
-
-func TestGtod(t *testing.T) {
-	tests := []struct {
-		cpu  string
-		msg  string
-		runs bool
-	}{
-		{"", "", false},
-		{"gtod_cpu=0", "", true},
-		{"gtod_cpu=4096", "gtod: setaffinity failed\n", true},
-	}
-	for _, tt := range tests {
-		args := []string{"name=g", "size=4k"}
-		if tt.cpu != "" {
-			args = append(args, tt.cpu)
-		}
-		var errs strings.Builder
-		before := gtodNow.Load()
-		stop := startGtod(planOf(t, args...), &errs)
-		if tt.runs {
-			deadline := time.Now().Add(5 * time.Second)
-			for gtodNow.Load() == before && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
-		}
-		stop()
-		if ran := gtodNow.Load() != before; ran != tt.runs || errs.String() != tt.msg {
-			t.Errorf("%q: ran %v, printed %q; want %v, %q", tt.cpu, ran, errs.String(), tt.runs, tt.msg)
-		}
-	}
-}

@@ -21,6 +21,7 @@ import (
 	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/gtod"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/runner/zbd"
 	"github.com/gofio/gofio/stats"
@@ -228,7 +229,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 
 	disks.Start()
-	defer startGtod(plan, cfg.Errors)()
+	defer gtod.Start(plan, cfg.Errors)()
 	samplers, samplersDone := startTicker()
 	genesis := time.Now()
 	prog := cfg.Progress
