@@ -21,6 +21,7 @@ import (
 	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/flow"
 	"github.com/gofio/gofio/runner/gtod"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/runner/zbd"
@@ -239,7 +240,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	ctl := newControl(tasks, prog, cfg)
 	defer ctl.close()
 	ssm := startSteady(tasks, ctl)
-	var fl flows
+	var fl flow.Groups
 	prog.begin(plan, tasks, disks)
 	ws := waves(tasks)
 	widest := 0
@@ -302,7 +303,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.w = w
 			samplers.Add(w.smp)
 			ssm.add(t)
-			w.flow = fl.of(t.job)
+			w.flow = fl.Join(t.job)
 			w.gen.pace.hard = ctl.sig
 			ctl.attach(t)
 			if t.job.StartDelay == 0 && t.job.WaitFor == "" {
@@ -316,7 +317,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			go func() {
 				defer wg.Done()
 				defer ctl.end(t)
-				defer w.flow.leave()
+				defer w.flow.Leave()
 				if !ctl.wait(t) {
 					w.release()
 					return

@@ -16,6 +16,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/flow"
 	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
@@ -33,7 +34,7 @@ type worker struct {
 	eng       engine.Engine
 	committer engine.Committer // nil for engines without a commit step
 	reaper    engine.Reaper    // nil for synchronous engines
-	flow      *flowState       // nil without flow (flow.go)
+	flow      *flow.State      // nil without flow (runner/flow)
 
 	units  []*engine.IOUnit
 	free   []*engine.IOUnit // units not in flight
