@@ -29,7 +29,7 @@ package runner
 //     the rest of the decisions sequential. random_distribution other
 //     than random (zipf, pareto, normal, zoned, zoned_abs; runner/offsets) draws
 //     the blocks without the map, as fio does.
-//   - rate, rate_iops and thinktime pace the I/Os (rate.go).
+//   - rate, rate_iops and thinktime pace the I/Os (runner/pace, rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
 //     openfiles open; file_service_type picks the next: roundrobin[:N]
 //     (N I/Os each), sequential (one file until done), random[:N] (a draw
@@ -53,6 +53,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/offsets"
+	"github.com/gofio/gofio/runner/pace"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -114,7 +115,9 @@ type ioGen struct {
 	zones    [3]*offsets.ZoneTable // random_distribution zoned, zoned_abs per direction
 	zoneRng  rng.Stream            // zoned: picks the zone
 	fileDist offsets.Dist          // file_service_type zipf, pareto, normal
-	pace     pacer                 // rate and thinktime (rate.go)
+	pace     pace.Pacer            // rate and thinktime (runner/pace, rate.go)
+	paceStop <-chan struct{}       // ends a pause: closed by a signal or exitall
+	paceHard <-chan struct{}       // ends a pause: closed by a signal only; nil: paceStop
 	zone     *stridedZones         // zonemode=strided (zone.go); nil otherwise
 	// switch64: a file has more blocks than 32-bit streams reach; the
 	// streams are 64-bit from the next re-seed on. genNote is fio's
@@ -185,7 +188,7 @@ func (w *worker) initGen() error {
 		g.fileDist = offsets.NewDist(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
-	g.pace.init(j)
+	g.pace.Init(j)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		// Each file's picker is seeded from its name and the thread
@@ -231,7 +234,7 @@ func (w *worker) seedStreams() {
 	g.fileRng.Seed(s[seedFile], g.use64)
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
-	g.pace.seedPoisson(s)
+	g.pace.SeedPoisson(paceSeeds(s))
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
@@ -397,10 +400,10 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		if w.zbd != nil {
 			d = w.zbd.Dir(fi, d, j) // runner/zbd
 		}
-		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
-			d = g.pace.dueFirst(d, clock.Now())
+		if g.pace.Rated() && j.RW.Reads() && j.RW.Writes() {
+			d = g.pace.DueFirst(d, clock.Now())
 		}
-		if g.pace.rated && !w.waitDue(d) {
+		if g.pace.Rated() && !w.waitDue(d) {
 			return false
 		}
 		f := w.files[fi]
@@ -421,9 +424,9 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		w.allIOs++
 		g.mixIssued[d]++
 		g.lastSync = false
-		if g.pace.rated || g.pace.think != 0 {
+		if g.pace.Rated() || g.pace.Thinks() {
 			t := clock.Now()
-			g.pace.issued(d, bs, t)
+			g.pace.Issued(d, bs, t)
 			w.thinkAfter(1, true, t)
 		}
 		if g.fileLeft > 0 {

@@ -304,7 +304,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			samplers.Add(w.smp)
 			ssm.add(t)
 			w.flow = fl.Join(t.job)
-			w.gen.pace.hard = ctl.sig
+			w.gen.paceHard = ctl.sig
 			ctl.attach(t)
 			if t.job.StartDelay == 0 && t.job.WaitFor == "" {
 				gate.Add(1)

@@ -306,7 +306,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		w.passGate(false)
 		return
 	}
-	w.gen.pace.stop = stop
+	w.gen.paceStop = stop
 	j := w.job
 	writes := w.writes
 	if w.bufs.pending != nil {
@@ -621,7 +621,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				u = nil
 			}
 			if u == nil {
-				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.notDue(now)) || w.depthFull() {
+				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.NotDue(now)) || w.depthFull() {
 					break // full, or rated and not due: reap first
 				}
 				u = w.free[len(w.free)-1]
