@@ -30,6 +30,7 @@ import (
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/lattarget"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -53,7 +54,7 @@ type limits struct {
 	baseBytes  [3]uint64
 	baseIOs    [3]uint64
 
-	lt *latTarget // latency_target state (latency.go); nil without it
+	lt *lattarget.Search // latency_target state (runner/lattarget); nil without it
 }
 
 // newLimits returns job j's limits, or nil when it sets none.
@@ -66,7 +67,7 @@ func newLimits(j *jobspec.Job) *limits {
 		l.checkLat = l.checkLat || l.maxLat[d] > 0
 	}
 	if j.LatencyTarget > 0 {
-		l.lt = newLatTarget(j)
+		l.lt = lattarget.New(j)
 	}
 	if !l.checkMin && !l.checkLat && l.lt == nil {
 		return nil
