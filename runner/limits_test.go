@@ -9,6 +9,7 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/limits"
 )
 
 // TestCheckMinRate checks when the minimum rates are checked and what a
@@ -55,7 +56,7 @@ func TestCheckMinRate(t *testing.T) {
 		tt.job.RateCycle = tt.cycle
 		w := &worker{job: &tt.job, epoch: 1}
 		w.ioerr.out = &out
-		w.lim = newLimits(w.job)
+		w.lim = limits.New(w.job)
 		if w.lim == nil {
 			t.Fatalf("%s: no limits", tt.name)
 		}
@@ -154,7 +155,7 @@ func TestLatTargetRun(t *testing.T) {
 	const window = int64(1e6)
 	j := &jobspec.Job{Name: "a", IODepth: 32, Limits: jobspec.Limits{LatencyTarget: 10, LatencyWindow: 1000, LatencyPercentile: 50, LatencyRun: true}}
 	w := &worker{job: j, epoch: 1}
-	w.lim = newLimits(j)
+	w.lim = limits.New(j)
 	u := &engine.IOUnit{Op: engine.OpRead}
 	w.latTargetCompleted(u, 0, 1) // opens the first window
 	windows := "ggggbbbg" + "gg" + "b" + "g" + "gg" + "g" + "gg"
@@ -165,7 +166,7 @@ func TestLatTargetRun(t *testing.T) {
 			lat = 1e9
 		}
 		w.latTargetCompleted(u, lat, 1+int64(i+1)*window)
-		if got := w.lim.lt.QD(); got != want[i] {
+		if got := w.lim.Target().QD(); got != want[i] {
 			t.Fatalf("after window %d (%q): depth %d; want %d", i, windows[:i+1], got, want[i])
 		}
 	}

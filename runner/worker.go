@@ -17,6 +17,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/flow"
+	"github.com/gofio/gofio/runner/limits"
 	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
@@ -108,7 +109,7 @@ type worker struct {
 	vfy     *verifier         // verify state (verify.go), nil without verify
 	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
 	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
-	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
+	lim     *limits.Limits    // rate_min, max_latency, latency_target (runner/limits); nil without
 	locker  *fileLocker       // lockfile (lockfile.go); nil without
 	overlap *overlapState     // serialize_overlap (overlap.go); nil without
 	writes  bool              // the job writes or trims
@@ -239,7 +240,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.smp = w.newSampler()
 	w.initClock()
 	w.ramp = int64(j.RampTime) * 1000
-	w.lim = newLimits(j)
+	w.lim = limits.New(j)
 	return w, nil
 }
 
@@ -767,7 +768,7 @@ func (w *worker) drain() {
 			return
 		}
 		w.flight -= n
-		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
+		acct := w.lim != nil && limitsQuiesce(w) // limits.go
 		for _, u := range w.done[:n] {
 			switch {
 			case acct:
