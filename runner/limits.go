@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/ioerr"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -36,7 +37,7 @@ func (w *worker) latencyExceeded(u *engine.IOUnit, lat, max int64) {
 	}
 	if w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: latency of %d nsec exceeds specified max (%d nsec): %s %s %d %d\n",
-			lat, max, w.files[u.File].path, opNames[u.Op], u.Offset, len(u.Buf))
+			lat, max, w.files[u.File].path, ioerr.OpName(u.Op), u.Offset, len(u.Buf))
 	}
 	w.fail(unix.ETIMEDOUT, "max latency exceeded")
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 )
@@ -54,35 +52,6 @@ func TestFullDeviceErrors(t *testing.T) {
 				break
 			}
 		}
-	}
-}
-
-func TestNonFatal(t *testing.T) {
-	job := &jobspec.Job{}
-	job.Misc.IgnoreError = [3][]int{{int(unix.EAGAIN)}, {int(unix.ENOSPC), 122}, {84}}
-	tests := []struct {
-		op   engine.Op
-		e    unix.Errno
-		want bool
-	}{
-		{engine.OpRead, unix.EAGAIN, true},
-		{engine.OpRead, unix.EIO, false}, // the list replaces the default
-		{engine.OpWrite, unix.ENOSPC, true},
-		{engine.OpWrite, unix.EDQUOT, true},
-		{engine.OpWrite, unix.EAGAIN, false},
-		{engine.OpTrim, unix.ENOSPC, true}, // trims take the write list
-	}
-	for _, tt := range tests {
-		l, listed := ignoreList(job, tt.op)
-		if got := nonFatal(tt.e, l, listed); got != tt.want {
-			t.Errorf("nonFatal(%v, %v) = %v, want %v", tt.op, tt.e, got, tt.want)
-		}
-	}
-	if !ignoresVerify(job) {
-		t.Errorf("ignoresVerify = false with EILSEQ listed")
-	}
-	if got := nonFatal(unix.EIO, nil, false); !got {
-		t.Errorf("nonFatal(EIO) without lists = false, want true")
 	}
 }
 

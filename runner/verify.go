@@ -19,6 +19,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/ioerr"
 	"github.com/gofio/gofio/runner/verify"
 	"github.com/gofio/gofio/stats"
 )
@@ -72,7 +73,7 @@ type verifier struct {
 // newVerifier returns the verify state of job j, or nil when j does not
 // verify.
 func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
-	v, err := verify.New(j, blocks, ignoresVerify(j))
+	v, err := verify.New(j, blocks, ioerr.IgnoresVerify(j))
 	if v == nil || err != nil {
 		return nil, err
 	}
