@@ -40,9 +40,7 @@ package runner
 // Everything here runs per I/O: no allocation.
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -51,6 +49,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/bsize"
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/pace"
@@ -64,7 +63,6 @@ type ioGen struct {
 	repeat  bool          // randrepeat in force: the streams restart each loop
 	use64   bool          // random_generator=tausworthe64
 	offRng  rng.Stream    // offsets
-	bsRng   [3]rng.Stream // block sizes, per size index
 	mixRng  rng.Stream    // read/write mix
 	fileRng rng.Stream    // file_service_type=random
 	pctRng  [3]rng.Stream // percentage_random, per direction
@@ -80,8 +78,8 @@ type ioGen struct {
 	// the bytes issued, as in fio.
 	mapEnds bool
 
-	split [3][]bsPick // bssplit per size index, by ascending percentage
-	grain uint64      // random map block size
+	bs    bsize.Picker // block sizes: bssplit, and their streams
+	grain uint64       // random map block size
 
 	fileBytes []uint64 // bytes issued to each file this loop
 	opened    []bool   // file open now
@@ -126,12 +124,6 @@ type ioGen struct {
 	genNote  string
 }
 
-// bsPick is one bssplit entry with its percentage.
-type bsPick struct {
-	size uint64
-	perc uint64
-}
-
 // initGen prepares the generator for job j over w's files.
 func (w *worker) initGen() error {
 	j := w.job
@@ -139,9 +131,7 @@ func (w *worker) initGen() error {
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
 	w.seedStreams()
 	seed := g.seeds[seedBlock]
-	for d := range g.split {
-		g.split[d] = splitPicks(j.BSSplit[d])
-	}
+	g.bs.Init(j)
 	n := len(w.files)
 	g.fileBytes = make([]uint64, n)
 	g.opened = make([]bool, n)
@@ -226,8 +216,8 @@ func (w *worker) seedStreams() {
 	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
 		bsSeeds[2] = bsSeeds[1]
 	}
-	for d := range g.bsRng {
-		g.bsRng[d].Seed(bsSeeds[d], g.use64)
+	for d := range bsSeeds {
+		g.bs.Seed(d, bsSeeds[d], g.use64)
 		g.pctRng[d].Seed(s[seedSeqRand], false)
 	}
 	g.mixRng.Seed(s[seedMix], false)
@@ -265,40 +255,6 @@ var fileDists = map[jobspec.FileService]jobspec.DistKind{
 	jobspec.ServiceZipf:   jobspec.DistZipf,
 	jobspec.ServicePareto: jobspec.DistPareto,
 	jobspec.ServiceNormal: jobspec.DistNormal,
-}
-
-// splitPicks turns bssplit entries into cumulative shares: entries with a
-// percentage take it, the others share the rest equally.
-func splitPicks(es []jobspec.BSSplit) []bsPick {
-	if len(es) == 0 {
-		return nil
-	}
-	given, unset := 0, 0
-	for _, e := range es {
-		if e.Percent > 0 {
-			given += e.Percent
-		} else {
-			unset++
-		}
-	}
-	rest := 0
-	if unset > 0 && given < 100 {
-		rest = (100 - given) / unset
-	}
-	out := make([]bsPick, 0, len(es))
-	for _, e := range es {
-		p := e.Percent
-		if p == 0 {
-			p = rest
-		}
-		if p > 0 {
-			out = append(out, bsPick{size: e.Size, perc: uint64(p)})
-		}
-	}
-	// fio walks the entries by ascending percentage (equal ones in the
-	// order given).
-	slices.SortStableFunc(out, func(a, b bsPick) int { return cmp.Compare(a.perc, b.perc) })
-	return out
 }
 
 // genStartLoop rewinds the generator for a loop.
@@ -493,55 +449,9 @@ func (w *worker) direction() stats.Dir {
 }
 
 // blockSize draws the block size of the next I/O of direction d that
-// fits in room bytes; 0, without a draw, when the smallest does not fit.
-// As in fio, the size is drawn again until it fits: bsrange takes the
-// smallest size plus the draw scaled to the largest, rounded down to a
-// multiple of the smallest (unless bs_unaligned) and capped at the
-// largest; bssplit walks its entries by ascending percentage and stops at
-// the first whose running percentage covers the draw and that fits.
+// fits in room bytes (runner/bsize).
 func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
-	j := w.job
-	idx := int(d)
-	if j.BSIsSeqRand {
-		idx = 0
-		if random {
-			idx = 1
-		}
-	}
-	lo, hi := j.BS[idx], max(j.BS[idx], j.BSMax[idx])
-	if lo > room {
-		return 0
-	}
-	picks := w.gen.split[idx]
-	if len(picks) == 0 && lo == hi {
-		return lo
-	}
-	r := &w.gen.bsRng[idx]
-	limit := r.RandMax() / 100
-	for tries := 0; tries < 1<<16; tries++ {
-		var bs uint64
-		if len(picks) > 0 {
-			v := r.Next()
-			var cum uint64
-			for _, p := range picks {
-				bs = p.size
-				cum += p.perc
-				if v/cum <= limit && bs <= room {
-					break
-				}
-			}
-		} else {
-			bs = lo + uint64(float64(hi)*(float64(r.Next())/r.Span()))
-			if !j.BSUnaligned {
-				bs -= bs % lo
-			}
-		}
-		bs = min(bs, hi)
-		if bs <= room {
-			return bs
-		}
-	}
-	return lo
+	return w.gen.bs.Draw(w.job, d, random, room)
 }
 
 // offset returns the next offset in file fi for direction d and the

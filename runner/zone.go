@@ -216,7 +216,7 @@ func (w *worker) zoneRandom(fi int, f *jobFile, s *zoneState, span uint64, d sta
 		idx = 1
 	}
 	room = min(room, size-min(size, off))
-	if len(g.split[idx]) > 0 || max(j.BS[idx], j.BSMax[idx]) > j.BS[idx] {
+	if g.bs.Varies(j, idx) {
 		room = min(room, f.size-min(f.size, off))
 	}
 	bs := w.blockSize(d, true, room)
