@@ -53,6 +53,7 @@ import (
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/pace"
+	"github.com/gofio/gofio/runner/strided"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -116,7 +117,7 @@ type ioGen struct {
 	pace     pace.Pacer            // rate and thinktime (runner/pace, rate.go)
 	paceStop <-chan struct{}       // ends a pause: closed by a signal or exitall
 	paceHard <-chan struct{}       // ends a pause: closed by a signal only; nil: paceStop
-	zone     *stridedZones         // zonemode=strided (zone.go); nil otherwise
+	zone     *strided.Zones        // zonemode=strided (runner/strided, zone.go); nil otherwise
 	// switch64: a file has more blocks than 32-bit streams reach; the
 	// streams are 64-bit from the next re-seed on. genNote is fio's
 	// warning, printed as the job starts (checks.go).
@@ -142,13 +143,13 @@ func (w *worker) initGen() error {
 	}
 	g.grain = minBS(j)
 	g.switch64 = w.randGenLimit()
-	g.zone = newStridedZones(j, n)
+	g.zone = strided.New(j, n)
 	if g.zone != nil {
 		// As in fio, zonemode=strided's random map (and LFSR) covers a
 		// zone, zonerange bytes, not the file.
 		for i := range w.maps {
 			if w.maps[i] != nil {
-				w.maps[i] = offsets.NewMap(max(g.zone.span/g.grain, 1))
+				w.maps[i] = offsets.NewMap(max(g.zone.Span/g.grain, 1))
 			}
 		}
 	}
@@ -157,7 +158,7 @@ func (w *worker) initGen() error {
 		for i, f := range w.files {
 			blocks := f.size / g.grain
 			if g.zone != nil {
-				blocks = g.zone.span / g.grain
+				blocks = g.zone.Span / g.grain
 			}
 			l, ok := rng.NewLFSR(blocks, seed)
 			if !ok && f.size >= g.grain {
@@ -286,7 +287,7 @@ func (w *worker) genStartLoop() {
 		g.curFile, g.fileLeft = 0, w.firstFileLeft()
 	}
 	if g.zone != nil {
-		g.zone.reset(w.exhaust)
+		g.zone.Reset(w.exhaust)
 	}
 }
 
