@@ -33,7 +33,6 @@
 //   - zone_reset_frequency: once the zones hold zone_reset_threshold of the
 //     job's region in data, every (1 / frequency)th write resets its zone
 //     first; the count starts over each loop.
-
 package zbd
 
 import (
@@ -44,9 +43,9 @@ import (
 	"github.com/gofio/gofio/stats"
 )
 
-// File is the zone state of one file, shared by the run's jobs. Its
-// methods other than Lock and Unlock, and the Job methods that take a
-// file's zones, must be called with the file locked.
+// File is the zone state of one file, shared by the run's jobs. Unwrite,
+// NextSeq and Job.Place must be called with the file locked (Lock); the
+// other Job methods lock it themselves.
 type File struct {
 	mu       sync.Mutex
 	size     uint64   // zonesize
