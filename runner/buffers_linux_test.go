@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/engine"
 	"golang.org/x/sys/unix"
 )
@@ -98,7 +99,7 @@ func TestBufferPatternAcrossUnits(t *testing.T) {
 	defer w.release()
 	w.fillBuffers(nil)
 	want := make([]byte, len(w.mem))
-	fillPattern(want, []byte{1, 2, 3, 4, 5})
+	content.FillPattern(want, []byte{1, 2, 3, 4, 5})
 	if !bytes.Equal(w.mem, want) {
 		t.Error("the units' pattern differs from the pattern laid over the whole area")
 	}

@@ -43,7 +43,7 @@ func (w *worker) debugStart() {
 	if w.dbg.On(debuglog.IO) {
 		w.dprintf(debuglog.IO, "load ioengine %s", w.engineName())
 	}
-	w.gen.pace.dbg, w.gen.pace.tid = w.dbg, w.tid
+	w.gen.pace.SetDebug(w.dbg, w.tid)
 }
 
 // engineName is the job's engine as fio names it.

@@ -3,18 +3,20 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"github.com/gofio/gofio/internal/debuglog"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/gofio/gofio/internal/debuglog"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/engine"
 )
 
@@ -42,7 +44,7 @@ type jobFile struct {
 	// bufSeeds is how many buffer seeds laying the file out drew, and
 	// bufDraws its draws from the dedupe streams.
 	bufSeeds uint64
-	bufDraws dedupeDraws
+	bufDraws content.Draws
 }
 
 // realEnd is where the file itself ends: its size when it is open and a

@@ -9,6 +9,7 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/ioerr"
 )
 
 // fill_device (fill_fs) makes a job write until the file system is full.
@@ -73,7 +74,7 @@ func (w *worker) filled(u *engine.IOUnit, e unix.Errno) bool {
 	}
 	if w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), ioerr.OpName(u.Op), u.Offset, len(u.Buf))
 	}
 	w.stopping = true
 	return true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/content"
 )
 
 // The seed slots follow randseed, randrepeat, allrandrepeat and the
@@ -39,17 +40,6 @@ func TestJobSeeds(t *testing.T) {
 	}
 }
 
-// fio's file name hash, with its single-byte quirk for names over 12
-// bytes.
-func TestFioJhash(t *testing.T) {
-	for name, want := range map[string]uint32{"a.0.0": 0xa0275764, "rngfile": 0x203a271d,
-		"abcdefghijkl": 0xd855beeb, "abcdefghijklm": 0x59536a0b} {
-		if got := fioJhash([]byte(name)); got != want {
-			t.Errorf("jhash(%q) = %#x, want %#x", name, got, want)
-		}
-	}
-}
-
 // Buffer and verify seeds, and the bytes a seed gives, are fio 3.33's.
 func TestFioBufferSeeds(t *testing.T) {
 	j := &jobspec.Job{RandRepeat: true, RandSeed: 0x89, ThreadNumber: 1}
@@ -60,7 +50,7 @@ func TestFioBufferSeeds(t *testing.T) {
 		t.Errorf("first buffer seed %#x, want 0x1699a038cc28e035", got)
 	}
 	b := make([]byte, 4096)
-	fioFillRandom(b, 0x1699a038cc28e035)
+	content.FillRandom(b, 0x1699a038cc28e035)
 	want := []byte{0x35, 0xe0, 0x28, 0xcc, 0x38, 0xa0, 0x99, 0x16, 0x6a, 0xc0, 0x51, 0x98, 0x71, 0x40, 0x33, 0x2d}
 	if !bytes.Equal(b[:16], want) {
 		t.Errorf("buffer starts % x, want % x", b[:16], want)

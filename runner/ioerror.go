@@ -7,8 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/internal/errno"
-	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/ioerr"
 )
 
 // ioErrors is what a worker knows about its I/O errors: where to report
@@ -47,15 +47,13 @@ func (w *worker) ioFailed(u *engine.IOUnit) {
 	if w.filled(u, e) {
 		return
 	}
-	list, listed := ignoreList(w.job, u.Op)
-	covered := continues(w.job.ContinueOnError, u.Op) || listed
+	covered, fatal := ioerr.Judge(w.job, u.Op, e)
 	if covered {
 		w.ioerr.total++
 		if w.ioerr.first == 0 {
 			w.ioerr.first = e
 		}
 	}
-	fatal := !covered || !nonFatal(e, list, listed)
 	if !fatal {
 		// fio 3.33 reports the first error a job survived, by
 		// ignore_error or by continue_on_error (EIO read under
@@ -64,7 +62,7 @@ func (w *worker) ioFailed(u *engine.IOUnit) {
 	}
 	if fn == "io_u error" && (fatal || w.job.ErrorDump) && w.ioerr.out != nil {
 		fmt.Fprintf(w.ioerr.out, "fio: io_u error on file %s: %s: %s offset=%d, buflen=%d\n",
-			w.files[u.File].path, errno.Text(e), opNames[u.Op], u.Offset, len(u.Buf))
+			w.files[u.File].path, errno.Text(e), ioerr.OpName(u.Op), u.Offset, len(u.Buf))
 	}
 	if first && w.reaper == nil {
 		w.firstFailed(u, e)
@@ -98,24 +96,6 @@ func (s *ioErrors) infoOrErr() io.Writer {
 		return s.info
 	}
 	return s.out
-}
-
-var opNames = [...]string{engine.OpRead: "read", engine.OpWrite: "write", engine.OpTrim: "trim", engine.OpFsync: "sync", engine.OpFdatasync: "datasync", engine.OpSyncFileRange: "sync_file_range"}
-
-// continues reports whether continue_on_error mode c covers an I/O error
-// of op.
-func continues(c jobspec.ContinueOnError, op engine.Op) bool {
-	switch c {
-	case jobspec.ContinueRead:
-		return op == engine.OpRead
-	case jobspec.ContinueWrite:
-		return op == engine.OpWrite
-	case jobspec.ContinueIO:
-		return op.IsData()
-	case jobspec.ContinueAll:
-		return true
-	}
-	return false
 }
 
 // errorTextOrSuccess is strerror's text for e, "Success" for 0, as fio's reports

@@ -27,9 +27,9 @@ package runner
 //     per decision, following it sequentially or, with
 //     rw_sequencer=identical, at the same offset; percentage_random makes
 //     the rest of the decisions sequential. random_distribution other
-//     than random (zipf, pareto, normal, zoned, zoned_abs; dist.go) draws
+//     than random (zipf, pareto, normal, zoned, zoned_abs; runner/offsets) draws
 //     the blocks without the map, as fio does.
-//   - rate, rate_iops and thinktime pace the I/Os (rate.go).
+//   - rate, rate_iops and thinktime pace the I/Os (runner/pace, rate.go).
 //   - Files are opened on first use and closed when done, keeping at most
 //     openfiles open; file_service_type picks the next: roundrobin[:N]
 //     (N I/Os each), sequential (one file until done), random[:N] (a draw
@@ -40,9 +40,7 @@ package runner
 // Everything here runs per I/O: no allocation.
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -51,7 +49,11 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/bsize"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/offsets"
+	"github.com/gofio/gofio/runner/pace"
+	"github.com/gofio/gofio/runner/strided"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -62,7 +64,6 @@ type ioGen struct {
 	repeat  bool          // randrepeat in force: the streams restart each loop
 	use64   bool          // random_generator=tausworthe64
 	offRng  rng.Stream    // offsets
-	bsRng   [3]rng.Stream // block sizes, per size index
 	mixRng  rng.Stream    // read/write mix
 	fileRng rng.Stream    // file_service_type=random
 	pctRng  [3]rng.Stream // percentage_random, per direction
@@ -78,8 +79,8 @@ type ioGen struct {
 	// the bytes issued, as in fio.
 	mapEnds bool
 
-	split [3][]bsPick // bssplit per size index, by ascending percentage
-	grain uint64      // random map block size
+	bs    bsize.Picker // block sizes: bssplit, and their streams
+	grain uint64       // random map block size
 
 	fileBytes []uint64 // bytes issued to each file this loop
 	opened    []bool   // file open now
@@ -109,23 +110,19 @@ type ioGen struct {
 	wrOff int64
 	wrLen int
 
-	dists    []distDraw    // random_distribution zipf, pareto, normal per file; nil: uniform
-	zones    [3]*zoneTable // random_distribution zoned, zoned_abs per direction
-	zoneRng  rng.Stream    // zoned: picks the zone
-	fileDist distDraw      // file_service_type zipf, pareto, normal
-	pace     pacer         // rate and thinktime (rate.go)
-	zone     *stridedZones // zonemode=strided (zone.go); nil otherwise
+	dists    []offsets.Dist        // random_distribution zipf, pareto, normal per file; nil: uniform
+	zones    [3]*offsets.ZoneTable // random_distribution zoned, zoned_abs per direction
+	zoneRng  rng.Stream            // zoned: picks the zone
+	fileDist offsets.Dist          // file_service_type zipf, pareto, normal
+	pace     pace.Pacer            // rate and thinktime (runner/pace, rate.go)
+	paceStop <-chan struct{}       // ends a pause: closed by a signal or exitall
+	paceHard <-chan struct{}       // ends a pause: closed by a signal only; nil: paceStop
+	zone     *strided.Zones        // zonemode=strided (runner/strided, zone.go); nil otherwise
 	// switch64: a file has more blocks than 32-bit streams reach; the
 	// streams are 64-bit from the next re-seed on. genNote is fio's
 	// warning, printed as the job starts (checks.go).
 	switch64 bool
 	genNote  string
-}
-
-// bsPick is one bssplit entry with its percentage.
-type bsPick struct {
-	size uint64
-	perc uint64
 }
 
 // initGen prepares the generator for job j over w's files.
@@ -135,9 +132,7 @@ func (w *worker) initGen() error {
 	g.use64 = j.RandomGenerator == jobspec.GenTausworthe64
 	w.seedStreams()
 	seed := g.seeds[seedBlock]
-	for d := range g.split {
-		g.split[d] = splitPicks(j.BSSplit[d])
-	}
+	g.bs.Init(j)
 	n := len(w.files)
 	g.fileBytes = make([]uint64, n)
 	g.opened = make([]bool, n)
@@ -148,13 +143,13 @@ func (w *worker) initGen() error {
 	}
 	g.grain = minBS(j)
 	g.switch64 = w.randGenLimit()
-	g.zone = newStridedZones(j, n)
+	g.zone = strided.New(j, n)
 	if g.zone != nil {
 		// As in fio, zonemode=strided's random map (and LFSR) covers a
 		// zone, zonerange bytes, not the file.
 		for i := range w.maps {
 			if w.maps[i] != nil {
-				w.maps[i] = newRandMap(max(g.zone.span/g.grain, 1))
+				w.maps[i] = offsets.NewMap(max(g.zone.Span/g.grain, 1))
 			}
 		}
 	}
@@ -163,7 +158,7 @@ func (w *worker) initGen() error {
 		for i, f := range w.files {
 			blocks := f.size / g.grain
 			if g.zone != nil {
-				blocks = g.zone.span / g.grain
+				blocks = g.zone.Span / g.grain
 			}
 			l, ok := rng.NewLFSR(blocks, seed)
 			if !ok && f.size >= g.grain {
@@ -181,26 +176,26 @@ func (w *worker) initGen() error {
 		}
 		// As in fio: 1024 values per file, not spread, from the file
 		// seed.
-		g.fileDist = newDistDraw(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
+		g.fileDist = offsets.NewDist(dist, uint64(n)<<10, uint32(g.seeds[seedFile]), false)
 	}
 	g.fileLeft = w.firstFileLeft()
-	g.pace.init(j)
+	g.pace.Init(j)
 	if j.RW.Random() && nonUniform(j) {
 		// As in fio, a non-uniform distribution turns the random map off.
 		// Each file's picker is seeded from its name and the thread
 		// number, or, without randrepeat, from the offset seed; its
 		// values are blocks of the smaller of the read and write sizes.
-		g.dists = make([]distDraw, n)
+		g.dists = make([]offsets.Dist, n)
 		unit := min(j.BS[0], j.BS[1])
 		for i, f := range w.files {
-			seed := fioJhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
+			seed := offsets.Jhash([]byte(f.path)) * uint32(max(j.ThreadNumber, 1))
 			if !g.repeat {
 				seed = uint32(g.seeds[seedBlock])
 			}
-			g.dists[i] = newDistDraw(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
+			g.dists[i] = offsets.NewDist(j.RandomDist[0], (f.size+unit-1)/unit, seed, true)
 		}
 		for d := range g.zones {
-			g.zones[d] = newZoneTable(j.RandomDist[d])
+			g.zones[d] = offsets.NewZoneTable(j.RandomDist[d])
 		}
 		clear(w.maps)
 	}
@@ -222,15 +217,15 @@ func (w *worker) seedStreams() {
 	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
 		bsSeeds[2] = bsSeeds[1]
 	}
-	for d := range g.bsRng {
-		g.bsRng[d].Seed(bsSeeds[d], g.use64)
+	for d := range bsSeeds {
+		g.bs.Seed(d, bsSeeds[d], g.use64)
 		g.pctRng[d].Seed(s[seedSeqRand], false)
 	}
 	g.mixRng.Seed(s[seedMix], false)
 	g.fileRng.Seed(s[seedFile], g.use64)
 	g.offRng.Seed(s[seedBlock], g.use64)
 	g.zoneRng.Seed(s[seedZone], false)
-	g.pace.seedPoisson(s)
+	g.pace.SeedPoisson(paceSeeds(s))
 	g.mixDir, g.mixNext = stats.Read, 0
 }
 
@@ -238,7 +233,7 @@ func (w *worker) seedStreams() {
 // the next is picked: none where a draw picks it (fio draws for the first
 // I/O too).
 func (w *worker) firstFileLeft() int {
-	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.n > 0 {
+	if w.job.FileService == jobspec.ServiceRandom || w.gen.fileDist.N() > 0 {
 		return 0
 	}
 	return w.job.FileServiceNR
@@ -256,45 +251,11 @@ func nonUniform(j *jobspec.Job) bool {
 }
 
 // fileDists are the file_service_type choices that pick files with a
-// random_distribution's generator (dist.go).
+// random_distribution's generator (runner/offsets).
 var fileDists = map[jobspec.FileService]jobspec.DistKind{
 	jobspec.ServiceZipf:   jobspec.DistZipf,
 	jobspec.ServicePareto: jobspec.DistPareto,
 	jobspec.ServiceNormal: jobspec.DistNormal,
-}
-
-// splitPicks turns bssplit entries into cumulative shares: entries with a
-// percentage take it, the others share the rest equally.
-func splitPicks(es []jobspec.BSSplit) []bsPick {
-	if len(es) == 0 {
-		return nil
-	}
-	given, unset := 0, 0
-	for _, e := range es {
-		if e.Percent > 0 {
-			given += e.Percent
-		} else {
-			unset++
-		}
-	}
-	rest := 0
-	if unset > 0 && given < 100 {
-		rest = (100 - given) / unset
-	}
-	out := make([]bsPick, 0, len(es))
-	for _, e := range es {
-		p := e.Percent
-		if p == 0 {
-			p = rest
-		}
-		if p > 0 {
-			out = append(out, bsPick{size: e.Size, perc: uint64(p)})
-		}
-	}
-	// fio walks the entries by ascending percentage (equal ones in the
-	// order given).
-	slices.SortStableFunc(out, func(a, b bsPick) int { return cmp.Compare(a.perc, b.perc) })
-	return out
 }
 
 // genStartLoop rewinds the generator for a loop.
@@ -312,7 +273,7 @@ func (w *worker) genStartLoop() {
 		// repeats the first.
 		g.use64 = g.use64 || g.switch64
 		w.seedStreams()
-		w.bufs.reseed(&g.seeds, g.use64)
+		w.bufs.Reseed(bufSeeds(&g.seeds, g.use64))
 	}
 	g.mixNext = 0
 	clear(g.fileBytes)
@@ -326,7 +287,7 @@ func (w *worker) genStartLoop() {
 		g.curFile, g.fileLeft = 0, w.firstFileLeft()
 	}
 	if g.zone != nil {
-		g.zone.reset(w.exhaust)
+		g.zone.Reset(w.exhaust)
 	}
 }
 
@@ -394,12 +355,12 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		}
 		d := w.direction()
 		if w.zbd != nil {
-			d = w.zbd.dir(fi, d, j) // zbd.go
+			d = w.zbd.Dir(fi, d, j) // runner/zbd
 		}
-		if g.pace.rated && j.RW.Reads() && j.RW.Writes() {
-			d = g.pace.dueFirst(d, clock.Now())
+		if g.pace.Rated() && j.RW.Reads() && j.RW.Writes() {
+			d = g.pace.DueFirst(d, clock.Now())
 		}
-		if g.pace.rated && !w.waitDue(d) {
+		if g.pace.Rated() && !w.waitDue(d) {
 			return false
 		}
 		f := w.files[fi]
@@ -420,9 +381,9 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		w.allIOs++
 		g.mixIssued[d]++
 		g.lastSync = false
-		if g.pace.rated || g.pace.think != 0 {
+		if g.pace.Rated() || g.pace.Thinks() {
 			t := clock.Now()
-			g.pace.issued(d, bs, t)
+			g.pace.Issued(d, bs, t)
 			w.thinkAfter(1, true, t)
 		}
 		if g.fileLeft > 0 {
@@ -488,215 +449,10 @@ func (w *worker) direction() stats.Dir {
 	return stats.Read
 }
 
-// pickFile returns the file of the next I/O per file_service_type, or -1
-// when every file is done.
-func (w *worker) pickFile() int {
-	g := &w.gen
-	n := len(w.files)
-	if n == 1 {
-		if w.exhaust[0] {
-			return -1
-		}
-		return 0
-	}
-	j := w.job
-	cur := g.curFile
-	if g.fileLeft > 0 && w.usable(cur) {
-		return cur
-	}
-	if j.FileService == jobspec.ServiceSequential && w.usable(cur) {
-		return cur
-	}
-	if j.FileService == jobspec.ServiceRandom || g.fileDist.n > 0 {
-		for tries := 0; tries < 1000*n; tries++ {
-			i := int(g.fileRng.Scale(uint64(n)))
-			if g.fileDist.n > 0 {
-				i = int(g.fileDist.draw() >> 10)
-			}
-			if w.usable(i) {
-				g.curFile, g.fileLeft = i, j.FileServiceNR
-				return i
-			}
-		}
-	}
-	start := cur + 1
-	if j.FileService == jobspec.ServiceSequential {
-		start = cur
-	}
-	for k := 0; k < n; k++ {
-		i := (start + k) % n
-		if w.usable(i) {
-			g.curFile, g.fileLeft = i, j.FileServiceNR
-			return i
-		}
-	}
-	return -1
-}
-
-// usable reports whether file i can take the next I/O: not done, and
-// open or openable within openfiles (a done file may give its slot).
-func (w *worker) usable(i int) bool {
-	g := &w.gen
-	return !w.exhaust[i] && (g.opened[i] || g.openNow < g.openMax || g.doneOpen > 0)
-}
-
-// openFile opens file fi on first use, timing the open for engines that
-// measure it; at the openfiles limit a done file is closed first. It
-// returns false when the job must stop.
-func (w *worker) openFile(fi int, d stats.Dir) bool {
-	g := &w.gen
-	if g.opened[fi] {
-		return true
-	}
-	if g.openNow >= g.openMax {
-		for i := range w.files {
-			if g.opened[i] && w.exhaust[i] {
-				w.closeFile(i)
-				break
-			}
-		}
-	}
-	f := w.files[fi]
-	start := clock.Now()
-	if w.dbg.On(debuglog.File) {
-		w.dprintf(debuglog.File, "fd open %s", f.path)
-	}
-	if !w.info.NoFiles {
-		if err := f.open(w.job, w.writes, w.opener, fi); err != nil {
-			w.setupFailed(err)
-			return false
-		}
-	}
-	done := clock.Now()
-	g.openNow++
-	g.opened[fi] = true
-	if g.lfsr != nil {
-		g.lfsr[fi].Reset() // fio restarts the LFSR on every open
-	}
-	w.traceFile(fi, "open")
-	if w.info.NoStats && w.clat && w.accounting() {
-		// The open's time is a completion latency of d, but (as in fio)
-		// not part of the latency distribution, which counts I/Os.
-		ns := uint64(max(0, done-start))
-		s := &w.st.Dir[d]
-		s.Clat.Add(ns)
-		if w.clatHist {
-			s.ClatHist.Add(ns)
-		}
-	}
-	return true
-}
-
-// fileDone marks file fi used up for this loop. It stays open (for
-// end_fsync) until its slot is needed or the loop ends, as in fio.
-func (w *worker) fileDone(fi int) {
-	if w.exhaust[fi] {
-		return
-	}
-	w.exhaust[fi] = true
-	if w.gen.opened[fi] {
-		w.gen.doneOpen++
-	}
-}
-
-// closeFile closes file fi if it is open (fsync_on_close first).
-func (w *worker) closeFile(fi int) {
-	g := &w.gen
-	if !g.opened[fi] {
-		return
-	}
-	f := w.files[fi]
-	if w.job.FsyncOnClose && w.writes && f.fd >= 0 {
-		unix.Fsync(f.fd)
-	}
-	if w.dbg.On(debuglog.File) {
-		w.dprintf(debuglog.File, "fd close %s", f.path)
-	}
-	if !w.info.NoFiles {
-		f.closeWith(w.opener, fi)
-	}
-	g.opened[fi] = false
-	g.openNow--
-	w.traceFile(fi, "close")
-	if w.exhaust[fi] {
-		g.doneOpen--
-	}
-}
-
-// closeAll closes every open file.
-func (w *worker) closeAll() {
-	for i := range w.files {
-		w.closeFile(i)
-	}
-}
-
-// loopFilesDone ends a loop's use of the files: it closes them.
-func (w *worker) loopFilesDone() {
-	if w.dbg.On(debuglog.File) {
-		w.dprintf(debuglog.File, "close files")
-	}
-	w.closeAll()
-}
-
-// unlinkFiles removes the job's regular files (unlink, unlink_each_loop).
-func (w *worker) unlinkFiles() {
-	for _, f := range w.files {
-		if !f.blockDev && f.path != "" {
-			unix.Unlink(f.path)
-		}
-	}
-}
-
 // blockSize draws the block size of the next I/O of direction d that
-// fits in room bytes; 0, without a draw, when the smallest does not fit.
-// As in fio, the size is drawn again until it fits: bsrange takes the
-// smallest size plus the draw scaled to the largest, rounded down to a
-// multiple of the smallest (unless bs_unaligned) and capped at the
-// largest; bssplit walks its entries by ascending percentage and stops at
-// the first whose running percentage covers the draw and that fits.
+// fits in room bytes (runner/bsize).
 func (w *worker) blockSize(d stats.Dir, random bool, room uint64) uint64 {
-	j := w.job
-	idx := int(d)
-	if j.BSIsSeqRand {
-		idx = 0
-		if random {
-			idx = 1
-		}
-	}
-	lo, hi := j.BS[idx], max(j.BS[idx], j.BSMax[idx])
-	if lo > room {
-		return 0
-	}
-	picks := w.gen.split[idx]
-	if len(picks) == 0 && lo == hi {
-		return lo
-	}
-	r := &w.gen.bsRng[idx]
-	limit := r.RandMax() / 100
-	for tries := 0; tries < 1<<16; tries++ {
-		var bs uint64
-		if len(picks) > 0 {
-			v := r.Next()
-			var cum uint64
-			for _, p := range picks {
-				bs = p.size
-				cum += p.perc
-				if v/cum <= limit && bs <= room {
-					break
-				}
-			}
-		} else {
-			bs = lo + uint64(float64(hi)*(float64(r.Next())/r.Span()))
-			if !j.BSUnaligned {
-				bs -= bs % lo
-			}
-		}
-		bs = min(bs, hi)
-		if bs <= room {
-			return bs
-		}
-	}
-	return lo
+	return w.gen.bs.Draw(w.job, d, random, room)
 }
 
 // offset returns the next offset in file fi for direction d and the
@@ -921,7 +677,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		l := &g.lfsr[fi]
 		b, ok := l.Next()
 		if !ok {
-			if !j.TimeBased && g.fileDist.n == 0 {
+			if !j.TimeBased && g.fileDist.N() == 0 {
 				return 0, 0, false
 			}
 			l.Reset()
@@ -934,21 +690,21 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		}
 		blk = b
 	case g.zones[d] != nil:
-		blk = g.zones[d].draw(&g.zoneRng, &g.offRng, lastb, align)
+		blk = g.zones[d].Draw(&g.zoneRng, &g.offRng, lastb, align)
 	case g.dists != nil:
-		blk = g.dists[fi].draw()
+		blk = g.dists[fi].Draw()
 	default:
 		blk = w.drawOffset(lastb)
 		if m != nil {
-			if m.full() {
-				if !j.TimeBased && g.fileDist.n == 0 {
+			if m.Full() {
+				if !j.TimeBased && g.fileDist.N() == 0 {
 					return 0, 0, false
 				}
 				// time_based, or files picked by zipf, pareto or normal:
 				// like fio, start the map over within the same loop (no
 				// drain, one runtime span), dropping the cached pages
 				// again (time_based), and draw again.
-				m.reset()
+				m.Reset()
 				if j.TimeBased {
 					w.wrapped(fi)
 				}
@@ -958,7 +714,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 			// blockalign units and marked at the offset's in units of
 			// the direction's smallest block size: with sizes that
 			// differ per direction the two mix.
-			blk = m.free(min(blk, m.blocks-1))
+			blk = m.Free(min(blk, m.Blocks()-1))
 		}
 	}
 	off := blk * align
@@ -975,7 +731,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 		// The I/O marks its blocks from the first; it is cut where a
 		// used one starts, so every block is done once.
 		start, k := off/minBS, uint64(0)
-		for k*minBS < bs && mapMark(m, start+k) { // zone.go
+		for k*minBS < bs && m.MarkAny(start+k) {
 			k++
 		}
 		if k > 0 {
@@ -1073,8 +829,8 @@ func (w *worker) preRead() error {
 
 // prepareWrite fills a write buffer per the buffer options (buffers.go).
 func (w *worker) prepareWrite(b []byte) {
-	if w.bufs.perWrite && (w.vfy == nil || !w.vfy.Header || w.vfy.Pattern != nil) {
-		w.bufs.fill(b) // a verify header's seed fills the block otherwise
+	if w.bufs.PerWrite() && (w.vfy == nil || !w.vfy.Header || w.vfy.Pattern != nil) {
+		w.bufs.Fill(b) // a verify header's seed fills the block otherwise
 	}
 }
 
@@ -1088,7 +844,7 @@ func (w *worker) think() bool {
 	// The pause ends early when the job is stopped (exit_on_io_done
 	// stops a cpuio job within its pause, as in fio 3.33).
 	for now, end := clock.Now(), clock.Now()+ns; now < end; now = clock.Now() {
-		if stopped(w.gen.pace.stop) {
+		if stopped(w.gen.paceStop) {
 			w.stopping = true
 			break
 		}

@@ -59,8 +59,8 @@ func recordJob(t *testing.T, args ...string) []ioRec {
 	return log
 }
 
-// offsets lists the offsets of the units of op.
-func offsets(log []ioRec, op engine.Op) []int64 {
+// unitOffsets lists the offsets of the units of op.
+func unitOffsets(log []ioRec, op engine.Op) []int64 {
 	var out []int64
 	for _, r := range log {
 		if r.op == op {
@@ -111,7 +111,7 @@ func TestSequentialOffsets(t *testing.T) {
 		{[]string{"rw=randread", "size=32k", "percentage_random=0"}, engine.OpRead, seq(0, 4096, 8)},
 	}
 	for _, c := range cases {
-		got := offsets(recordJob(t, c.args...), c.op)
+		got := unitOffsets(recordJob(t, c.args...), c.op)
 		if !equalInts(got, c.want) {
 			t.Errorf("%v: offsets %v; want %v", c.args, got, c.want)
 		}
@@ -173,7 +173,7 @@ func TestRandomCoverage(t *testing.T) {
 			}
 			coverage(t, strings.Join(c, " "), per, op, (1<<20)/int64(nfiles)/4096*4096)
 		}
-		if sorted := offsets(log, op); len(sorted) > 8 && equalInts(sorted[:8], seq(0, 4096, 8)) {
+		if sorted := unitOffsets(log, op); len(sorted) > 8 && equalInts(sorted[:8], seq(0, 4096, 8)) {
 			t.Errorf("%v: the first offsets are sequential; want random", c)
 		}
 	}
@@ -182,7 +182,7 @@ func TestRandomCoverage(t *testing.T) {
 // rw=randread:N issues N I/Os per random offset: following it, or at the
 // same offset with rw_sequencer=identical.
 func TestRandomSequencer(t *testing.T) {
-	log := offsets(recordJob(t, "rw=randread:4", "rw_sequencer=identical", "size=64k"), engine.OpRead)
+	log := unitOffsets(recordJob(t, "rw=randread:4", "rw_sequencer=identical", "size=64k"), engine.OpRead)
 	if len(log) != 16 {
 		t.Fatalf("identical: %d units; want 16", len(log))
 	}
@@ -192,7 +192,7 @@ func TestRandomSequencer(t *testing.T) {
 			break
 		}
 	}
-	log = offsets(recordJob(t, "rw=randread:4", "size=64k"), engine.OpRead)
+	log = unitOffsets(recordJob(t, "rw=randread:4", "size=64k"), engine.OpRead)
 	if log[1] != log[0]+4096 || log[2] != log[1]+4096 {
 		t.Errorf("sequential: offsets %v; want runs of 4 consecutive blocks", log[:4])
 	}

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 )
@@ -54,35 +52,6 @@ func TestFullDeviceErrors(t *testing.T) {
 				break
 			}
 		}
-	}
-}
-
-func TestNonFatal(t *testing.T) {
-	job := &jobspec.Job{}
-	job.Misc.IgnoreError = [3][]int{{int(unix.EAGAIN)}, {int(unix.ENOSPC), 122}, {84}}
-	tests := []struct {
-		op   engine.Op
-		e    unix.Errno
-		want bool
-	}{
-		{engine.OpRead, unix.EAGAIN, true},
-		{engine.OpRead, unix.EIO, false}, // the list replaces the default
-		{engine.OpWrite, unix.ENOSPC, true},
-		{engine.OpWrite, unix.EDQUOT, true},
-		{engine.OpWrite, unix.EAGAIN, false},
-		{engine.OpTrim, unix.ENOSPC, true}, // trims take the write list
-	}
-	for _, tt := range tests {
-		l, listed := ignoreList(job, tt.op)
-		if got := nonFatal(tt.e, l, listed); got != tt.want {
-			t.Errorf("nonFatal(%v, %v) = %v, want %v", tt.op, tt.e, got, tt.want)
-		}
-	}
-	if !ignoresVerify(job) {
-		t.Errorf("ignoresVerify = false with EILSEQ listed")
-	}
-	if got := nonFatal(unix.EIO, nil, false); !got {
-		t.Errorf("nonFatal(EIO) without lists = false, want true")
 	}
 }
 
@@ -250,38 +219,6 @@ func TestOverlaps(t *testing.T) {
 		units[3].File, units[3].Offset = tt.file, tt.offset
 		if got := w.overlaps(units[3]); got != tt.want {
 			t.Errorf("free %v file %d offset %d: overlaps = %v, want %v", tt.free, tt.file, tt.offset, got, tt.want)
-		}
-	}
-}
-
-func TestGtod(t *testing.T) {
-	tests := []struct {
-		cpu  string
-		msg  string
-		runs bool
-	}{
-		{"", "", false},
-		{"gtod_cpu=0", "", true},
-		{"gtod_cpu=4096", "gtod: setaffinity failed\n", true},
-		{"gtod_cpu=-1", "gtod: setaffinity failed\n", true}, // CPU 4294967295
-	}
-	for _, tt := range tests {
-		args := []string{"name=g", "size=4k"}
-		if tt.cpu != "" {
-			args = append(args, tt.cpu)
-		}
-		var errs strings.Builder
-		before := gtodNow.Load()
-		stop := startGtod(planOf(t, args...), &errs)
-		if tt.runs {
-			deadline := time.Now().Add(5 * time.Second)
-			for gtodNow.Load() == before && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
-		}
-		stop()
-		if ran := gtodNow.Load() != before; ran != tt.runs || errs.String() != tt.msg {
-			t.Errorf("%q: ran %v, printed %q; want %v, %q", tt.cpu, ran, errs.String(), tt.runs, tt.msg)
 		}
 	}
 }

@@ -18,9 +18,13 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/diskutil"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/flow"
+	"github.com/gofio/gofio/runner/gtod"
 	"github.com/gofio/gofio/runner/trace"
+	"github.com/gofio/gofio/runner/zbd"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -98,7 +102,7 @@ type task struct {
 	steady *output.SteadyState
 	// zbd is the run's zone state under zonemode=zbd (zbd.go); nil
 	// otherwise.
-	zbd zbdFiles
+	zbd zbd.Files
 }
 
 // Run executes the plan's jobs and returns their result.
@@ -169,7 +173,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			}
 		}
 	}
-	zoned := zbdFiles{}
+	zoned := zbd.Files{}
 	for _, t := range tasks {
 		if t.err == 0 && len(t.files) > 0 {
 			if err := setupZBD(t, zoned, infoOr(cfg)); err != nil {
@@ -226,7 +230,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	}
 
 	disks.Start()
-	defer startGtod(plan, cfg.Errors)()
+	defer gtod.Start(plan, cfg.Errors)()
 	samplers, samplersDone := startTicker()
 	genesis := time.Now()
 	prog := cfg.Progress
@@ -236,7 +240,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	ctl := newControl(tasks, prog, cfg)
 	defer ctl.close()
 	ssm := startSteady(tasks, ctl)
-	var fl flows
+	var fl flow.Groups
 	prog.begin(plan, tasks, disks)
 	ws := waves(tasks)
 	widest := 0
@@ -299,8 +303,8 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			t.w = w
 			samplers.Add(w.smp)
 			ssm.add(t)
-			w.flow = fl.of(t.job)
-			w.gen.pace.hard = ctl.sig
+			w.flow = fl.Join(t.job)
+			w.gen.paceHard = ctl.sig
 			ctl.attach(t)
 			if t.job.StartDelay == 0 && t.job.WaitFor == "" {
 				gate.Add(1)
@@ -313,7 +317,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 			go func() {
 				defer wg.Done()
 				defer ctl.end(t)
-				defer w.flow.leave()
+				defer w.flow.Leave()
 				if !ctl.wait(t) {
 					w.release()
 					return
@@ -479,15 +483,15 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 	// As in fio, the files are written in chunks of the largest write
 	// block, each filled from the job's buffer stream.
 	j := t.job
-	var lb bufState
+	var lb content.Filler
 	seeds, _ := jobSeeds(j)
-	lb.init(j, 0, &seeds, j.RandomGenerator == jobspec.GenTausworthe64)
+	lb.Init(j, 0, bufSeeds(&seeds, j.RandomGenerator == jobspec.GenTausworthe64))
 	chunk := max(j.MaxBS()[1], 1)
 	buf := make([]byte, max(1<<20/chunk, 1)*chunk)
 	fill := func(b []byte) uint64 {
 		var k uint64
 		for off := uint64(0); off < uint64(len(b)); off += chunk {
-			k += lb.layoutFill(b[off:min(off+chunk, uint64(len(b)))])
+			k += lb.LayoutFill(b[off:min(off+chunk, uint64(len(b)))])
 		}
 		return k
 	}
@@ -501,9 +505,9 @@ func layoutFiles(t *task, done map[string]uint64, cfg Config) error {
 		if info == nil {
 			info = cfg.Errors
 		}
-		before := lb.draws
+		before := lb.Draws()
 		err := f.layout(t.job, buf, fill, cfg.Stop, info, cfg.Errors)
-		f.bufDraws = lb.draws.since(before)
+		f.bufDraws = lb.Draws().Since(before)
 		if err != nil {
 			if err == errLayoutStopped {
 				return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/gofio/gofio/internal/clock"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/output"
+	"github.com/gofio/gofio/runner/steady"
 	"github.com/gofio/gofio/stats"
 )
 
@@ -32,7 +33,7 @@ type steadyMon struct {
 type ssUnit struct {
 	opt     jobspec.SteadyOptions
 	members []*ssMember
-	win     *ssWindow
+	win     *steady.Window
 	res     *output.SteadyState
 
 	begun    bool  // a member has run: the first tick set the baseline
@@ -87,12 +88,12 @@ const ssFirst = int64(900 * time.Millisecond)
 
 func newSSUnit(opt jobspec.SteadyOptions) *ssUnit {
 	slots := int(opt.Duration / 1e6)
-	u := &ssUnit{opt: opt, win: newSSWindow(slots)}
+	u := &ssUnit{opt: opt, win: steady.NewWindow(slots)}
 	u.res = &output.SteadyState{
 		IOPS: opt.IOPS, Slope: opt.Slope, Limit: float32(opt.Limit), Pct: opt.Pct,
 		DurationS: uint64(slots),
 	}
-	u.win.evaluate(&opt, u.res)
+	u.win.Evaluate(&opt, u.res)
 	return u
 }
 
@@ -219,8 +220,8 @@ func (u *ssUnit) tick(now int64) bool {
 	if ms == 0 {
 		return false
 	}
-	u.win.add(dIOs*1000/ms, dBytes*1000/ms)
-	if u.win.evaluate(&u.opt, u.res) {
+	u.win.Add(dIOs*1000/ms, dBytes*1000/ms)
+	if u.win.Evaluate(&u.opt, u.res) {
 		u.res.Attained = true
 		u.finished = true
 		return true

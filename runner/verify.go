@@ -17,7 +17,9 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/internal/rng"
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/ioerr"
 	"github.com/gofio/gofio/runner/verify"
 	"github.com/gofio/gofio/stats"
 )
@@ -71,7 +73,7 @@ type verifier struct {
 // newVerifier returns the verify state of job j, or nil when j does not
 // verify.
 func newVerifier(j *jobspec.Job, blocks uint64) (*verifier, error) {
-	v, err := verify.New(j, blocks, ignoresVerify(j))
+	v, err := verify.New(j, blocks, ioerr.IgnoresVerify(j))
 	if v == nil || err != nil {
 		return nil, err
 	}
@@ -107,7 +109,7 @@ func (w *worker) verifySetup(auxPath string, num int) error {
 		return nil
 	}
 	if j.Verify.Dump {
-		v.Dump = &verify.Dumper{Dir: auxPath, Fill: fioFillRandom,
+		v.Dump = &verify.Dumper{Dir: auxPath, Fill: content.FillRandom,
 			Now: func() uint64 { return uint64(max(clock.Now()-w.epoch, 0)) }}
 	}
 	v.stateNum, v.statePath = num, path
@@ -225,7 +227,7 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		return
 	}
 	if v.Pattern != nil {
-		fillPattern(u.Buf, v.PatternAt(u.Offset))
+		content.FillPattern(u.Buf, v.PatternAt(u.Offset))
 		if w.dbg.On(debuglog.Verify) {
 			w.dprintf(debuglog.Verify, "using already filled verify pattern b=%d len=%d", len(v.Pattern), len(u.Buf))
 		}
@@ -238,7 +240,7 @@ func (w *worker) stampVerify(u *engine.IOUnit) {
 		// As in fio 3.33: the block's data comes from a seed drawn from
 		// the verify stream, which the header keeps.
 		seed = v.seeds.NextSeed()
-		fioFillRandom(u.Buf, seed)
+		content.FillRandom(u.Buf, seed)
 		if w.dbg.On(debuglog.Verify) {
 			w.dprintf(debuglog.Verify, "fill random bytes len=%d", len(u.Buf))
 		}

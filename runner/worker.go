@@ -16,6 +16,9 @@ import (
 	"github.com/gofio/gofio/internal/errno"
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/flow"
+	"github.com/gofio/gofio/runner/limits"
+	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/stats"
@@ -32,7 +35,7 @@ type worker struct {
 	eng       engine.Engine
 	committer engine.Committer // nil for engines without a commit step
 	reaper    engine.Reaper    // nil for synchronous engines
-	flow      *flowState       // nil without flow (flow.go)
+	flow      *flow.State      // nil without flow (runner/flow)
 
 	units  []*engine.IOUnit
 	free   []*engine.IOUnit // units not in flight
@@ -57,7 +60,7 @@ type worker struct {
 
 	// Offset state.
 	seqPos  [][2]uint64 // next sequential offset per file and direction
-	maps    []*randMap
+	maps    []*offsets.Map
 	exhaust []bool  // file used up this loop
 	zbd     *zbdJob // zonemode=zbd (zbd.go); nil otherwise
 
@@ -106,7 +109,7 @@ type worker struct {
 	vfy     *verifier         // verify state (verify.go), nil without verify
 	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
 	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
-	lim     *limits           // rate_min, max_latency, latency_target (limits.go); nil without
+	lim     *limits.Limits    // rate_min, max_latency, latency_target (runner/limits); nil without
 	locker  *fileLocker       // lockfile (lockfile.go); nil without
 	overlap *overlapState     // serialize_overlap (overlap.go); nil without
 	writes  bool              // the job writes or trims
@@ -191,11 +194,11 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	}
 
 	w.seqPos = make([][2]uint64, len(files))
-	w.maps = make([]*randMap, len(files))
+	w.maps = make([]*offsets.Map, len(files))
 	w.exhaust = make([]bool, len(files))
 	for i, f := range files {
 		if j.RW.Random() && !j.NoRandomMap {
-			w.maps[i] = newRandMap(f.size / minBS(j))
+			w.maps[i] = offsets.NewMap(f.size / minBS(j))
 		}
 	}
 	if !j.TimeBased {
@@ -234,7 +237,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.smp = w.newSampler()
 	w.initClock()
 	w.ramp = int64(j.RampTime) * 1000
-	w.lim = newLimits(j)
+	w.lim = limits.New(j)
 	return w, nil
 }
 
@@ -301,7 +304,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		w.passGate(false)
 		return
 	}
-	w.gen.pace.stop = stop
+	w.gen.paceStop = stop
 	j := w.job
 	writes := w.writes
 	if w.bufs.pending != nil {
@@ -447,7 +450,7 @@ func (w *worker) startLoop() {
 		}
 		w.exhaust[i] = false
 		if w.maps[i] != nil {
-			w.maps[i].reset()
+			w.maps[i].Reset()
 		}
 	}
 }
@@ -619,7 +622,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				u = nil
 			}
 			if u == nil {
-				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.notDue(now)) || w.depthFull() {
+				if len(w.free) == 0 || (w.flight+len(w.queued) > 0 && w.gen.pace.NotDue(now)) || w.depthFull() {
 					break // full, or rated and not due: reap first
 				}
 				u = w.free[len(w.free)-1]
@@ -784,7 +787,7 @@ func (w *worker) drain() {
 			return
 		}
 		w.flight -= n
-		acct := w.lim != nil && w.lim.quiesce(w) // limits.go
+		acct := w.lim != nil && limitsQuiesce(w) // limits.go
 		for _, u := range w.done[:n] {
 			if w.locker != nil {
 				w.locker.unlock(u)
@@ -828,7 +831,7 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 		w.debugIO("complete", u)
 	}
 	if w.zbd != nil && u.Op == engine.OpWrite {
-		w.zbd.written(u) // zbd.go
+		w.zbd.Written(u) // runner/zbd
 	}
 	if u.End {
 		// The peer ended the stream (net engines): nothing more to do.

@@ -47,7 +47,7 @@ func TestStridedOffsets(t *testing.T) {
 func TestStridedZoneskipPercent(t *testing.T) {
 	log := recordJob(t, "size=64k", "bs=4k", "rw=write", "zonemode=strided", "zonesize=8k", "zoneskip=10%", "number_ios=4")
 	want := "[0 4096 8181 12277]"
-	if got := fmt.Sprint(offsets(log, engine.OpWrite)); got != want {
+	if got := fmt.Sprint(unitOffsets(log, engine.OpWrite)); got != want {
 		t.Errorf("offsets %s, want %s", got, want)
 	}
 }

@@ -1,4 +1,6 @@
-package runner
+// Package gtod is fio's gtod_cpu time-keeping thread: a thread pinned to
+// one CPU that does nothing but read the clock into memory the run shares.
+package gtod
 
 import (
 	"fmt"
@@ -13,16 +15,20 @@ import (
 	"github.com/gofio/gofio/jobspec"
 )
 
-// gtodNow is the time the gtod_cpu thread last read (nanotime).
-var gtodNow atomic.Int64
+// now is the time the thread last read (nanotime).
+var now atomic.Int64
 
-// startGtod starts fio's gtod_cpu time-keeping thread when a job of the
+// Last is the time the thread last read (the clock's nanotime), 0 before
+// it first ran.
+func Last() int64 { return now.Load() }
+
+// Start starts fio's gtod_cpu time-keeping thread when a job of the
 // plan sets gtod_cpu: a thread pinned to that CPU that does nothing but
 // read the clock into shared memory for the run. As in fio 3.33 the jobs'
 // own CPU masks are left alone, and a CPU the thread cannot be pinned to
 // is reported ("gtod: setaffinity failed") without failing the run. It
 // returns the function that stops the thread.
-func startGtod(plan *jobspec.Plan, errs io.Writer) func() {
+func Start(plan *jobspec.Plan, errs io.Writer) func() {
 	cpu := -1
 	for _, j := range plan.Jobs {
 		if j.Misc.GtodCPU > 0 {
@@ -51,7 +57,7 @@ func startGtod(plan *jobspec.Plan, errs io.Writer) func() {
 			}
 		}
 		for !done.Load() {
-			gtodNow.Store(clock.Now())
+			now.Store(clock.Now())
 		}
 	}()
 	return func() {

@@ -1,15 +1,19 @@
-package runner
-
-// Non-uniform random offsets (random_distribution) and file choices
-// (file_service_type=zipf|pareto|normal), drawn as fio 3.33 draws them
-// (observed): each file has a picker with a 32-bit stream of its own,
-// seeded from a hash of the file's name times the job's thread number
-// (from the offset seed without randrepeat). zipf and pareto draw a
-// popularity rank, normal averages twelve draws; the rank is spread over
-// the range by a multiplicative hash and shifted by a drawn (or, with a
-// center, a given) offset. zoned and zoned_abs pick a zone by its access
-// share from a job-wide stream, then a block uniformly in it from the
-// offset stream. Nothing here allocates per draw.
+// Package offsets draws the random block numbers of a job's I/O as fio
+// 3.33 does (observed): the non-uniform distributions of
+// random_distribution and file_service_type (zipf, pareto, normal), the
+// zoned tables of zoned and zoned_abs, fio's hash of a file name that
+// seeds them, and the random map that, without norandommap, hands out
+// every block once per loop.
+//
+// Each file has a picker with a 32-bit stream of its own, seeded from a
+// hash of the file's name times the job's thread number (from the offset
+// seed without randrepeat). zipf and pareto draw a popularity rank,
+// normal averages twelve draws; the rank is spread over the range by a
+// multiplicative hash and shifted by a drawn (or, with a center, a given)
+// offset. zoned and zoned_abs pick a zone by its access share from a
+// job-wide stream, then a block uniformly in it from the offset stream.
+// Nothing here allocates per draw.
+package offsets
 
 import (
 	"math"
@@ -21,8 +25,8 @@ import (
 // goldenRatio64 is the multiplier fio spreads ranks with.
 const goldenRatio64 = 0x61C8864680B583EB
 
-// distDraw draws values in [0, n) for one file.
-type distDraw struct {
+// Dist draws values in [0, n) for one file.
+type Dist struct {
 	kind    jobspec.DistKind
 	n       uint64
 	hash    bool // spread ranks (offsets; not files)
@@ -37,11 +41,11 @@ type distDraw struct {
 	stddev uint64
 }
 
-// newDistDraw prepares draws of dist (zipf, pareto or normal) over n
+// NewDist prepares draws of dist (zipf, pareto or normal) over n
 // values with the picker's seed; hash spreads the ranks as fio does for
-// offsets. The zero distDraw (kind random) means none.
-func newDistDraw(dist jobspec.Distribution, n uint64, seed uint32, hash bool) distDraw {
-	g := distDraw{kind: dist.Kind, n: n, hash: hash}
+// offsets. The zero Dist (kind random) means none.
+func NewDist(dist jobspec.Distribution, n uint64, seed uint32, hash bool) Dist {
+	g := Dist{kind: dist.Kind, n: n, hash: hash}
 	if n == 0 {
 		g.kind = jobspec.DistRandom
 		return g
@@ -85,8 +89,11 @@ func newDistDraw(dist jobspec.Distribution, n uint64, seed uint32, hash bool) di
 	return g
 }
 
-// draw returns the next value in [0, n).
-func (g *distDraw) draw() uint64 {
+// N is the number of values drawn from; 0 for the zero Dist.
+func (g *Dist) N() uint64 { return g.n }
+
+// Draw returns the next value in [0, n).
+func (g *Dist) Draw() uint64 {
 	var v uint64
 	switch g.kind {
 	case jobspec.DistZipf:
@@ -128,20 +135,20 @@ func (g *distDraw) draw() uint64 {
 	return (v + g.randOff) % g.n
 }
 
-// zoneTable is a zoned or zoned_abs distribution: for each access
+// ZoneTable is a zoned or zoned_abs distribution: for each access
 // percentile 1..100, the zone it goes to.
-type zoneTable struct {
+type ZoneTable struct {
 	abs bool
 	// In percent of the range (zoned) or bytes (zoned_abs).
 	start, size [100]uint64
 }
 
-// newZoneTable lays out dist's zones; nil when it has none.
-func newZoneTable(dist jobspec.Distribution) *zoneTable {
+// NewZoneTable lays out dist's zones; nil when it has none.
+func NewZoneTable(dist jobspec.Distribution) *ZoneTable {
 	if len(dist.Zones) == 0 {
 		return nil
 	}
-	t := &zoneTable{abs: dist.Kind == jobspec.DistZonedAbs}
+	t := &ZoneTable{abs: dist.Kind == jobspec.DistZonedAbs}
 	i := 0
 	var at uint64
 	for _, z := range dist.Zones {
@@ -161,9 +168,9 @@ func newZoneTable(dist jobspec.Distribution) *zoneTable {
 	return t
 }
 
-// draw picks a block among lastb blocks of align bytes: a zone by a draw
+// Draw picks a block among lastb blocks of align bytes: a zone by a draw
 // in [1, 100] from zr, then a block in it from off.
-func (t *zoneTable) draw(zr, off *rng.Stream, lastb, align uint64) uint64 {
+func (t *ZoneTable) Draw(zr, off *rng.Stream, lastb, align uint64) uint64 {
 	i := zr.Between(1, 100) - 1
 	var start, span uint64
 	if t.abs {
@@ -174,9 +181,9 @@ func (t *zoneTable) draw(zr, off *rng.Stream, lastb, align uint64) uint64 {
 	return start + off.Scale(span)
 }
 
-// fioJhash is fio's hash of a file name (Jenkins' lookup3 as fio 3.33
+// Jhash is fio's hash of a file name (Jenkins' lookup3 as fio 3.33
 // computes it: the 12-byte blocks before the last add one byte per word).
-func fioJhash(k []byte) uint32 {
+func Jhash(k []byte) uint32 {
 	rol := func(x uint32, n uint) uint32 { return x<<n | x>>(32-n) }
 	a := uint32(0x61C88647) + uint32(len(k))
 	b, c := a, a

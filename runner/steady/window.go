@@ -1,4 +1,7 @@
-package runner
+// Package steady is the rolling window of a steady-state check
+// (steadystate): a sample a second of IOPS and bandwidth, and the
+// criterion over the window, computed as fio 3.33 computes it.
+package steady
 
 import (
 	"math"
@@ -7,19 +10,20 @@ import (
 	"github.com/gofio/gofio/output"
 )
 
-// ssWindow is the rolling window of steady-state samples, one a second:
+// Window is the rolling window of steady-state samples, one a second:
 // IOPS and bandwidth (bytes/s), oldest first once it has wrapped.
-type ssWindow struct {
+type Window struct {
 	iops, bw []uint64
 	n, head  int // samples held; index of the oldest
 }
 
-func newSSWindow(slots int) *ssWindow {
-	return &ssWindow{iops: make([]uint64, slots), bw: make([]uint64, slots)}
+// NewWindow returns an empty window of slots samples.
+func NewWindow(slots int) *Window {
+	return &Window{iops: make([]uint64, slots), bw: make([]uint64, slots)}
 }
 
-// add puts a sample in, dropping the oldest when the window is full.
-func (w *ssWindow) add(iops, bw uint64) {
+// Add puts a sample in, dropping the oldest when the window is full.
+func (w *Window) Add(iops, bw uint64) {
 	slots := len(w.iops)
 	i := (w.head + w.n) % slots
 	if w.n == slots {
@@ -32,7 +36,7 @@ func (w *ssWindow) add(iops, bw uint64) {
 
 // ordered returns the samples oldest first, with zeros for the slots not
 // filled yet (fio reports the whole window).
-func (w *ssWindow) ordered(v []uint64) []uint64 {
+func (w *Window) ordered(v []uint64) []uint64 {
 	out := make([]uint64, len(v))
 	for k := range v {
 		out[k] = v[(w.head+k)%len(v)]
@@ -40,12 +44,12 @@ func (w *ssWindow) ordered(v []uint64) []uint64 {
 	return out
 }
 
-// evaluate computes the criterion over a full window into res and
+// Evaluate computes the criterion over a full window into res and
 // reports whether it is below the limit: the maximum deviation from the
 // mean, or the least squares slope over x = 0, 1, ..., either as is or
 // as a percentage of the mean. A window not yet full leaves res's
 // criterion at zero and is not steady.
-func (w *ssWindow) evaluate(opt *jobspec.SteadyOptions, res *output.SteadyState) bool {
+func (w *Window) Evaluate(opt *jobspec.SteadyOptions, res *output.SteadyState) bool {
 	slots := len(w.iops)
 	res.IOPSData, res.BWData = w.ordered(w.iops), w.ordered(w.bw)
 	var sumIOPS, sumBW uint64
