@@ -279,12 +279,12 @@ func TestCmdlineErrors(t *testing.T) {
 func TestUnsupported(t *testing.T) {
 	// An option gofio does not honour is noted, unless it is set to its
 	// default.
-	s := &session{files: []string{"[a]\nlog_compression_cpus=0\n[b]\nverify_dump=0\ndisk_util=1\n"}}
+	s := &session{files: []string{"[a]\nprofile=tiobench\n[b]\nverify_dump=0\ndisk_util=1\n"}}
 	p, err := s.run(t)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Jobs[0].Unsupported) != 1 || p.Jobs[0].Unsupported[0].Error() != "gofio: option log_compression_cpus is not supported yet" {
+	if len(p.Jobs[0].Unsupported) != 1 || p.Jobs[0].Unsupported[0].Error() != "gofio: option profile is not supported yet" {
 		t.Errorf("a: %v", p.Jobs[0].Unsupported)
 	}
 	if len(p.Jobs[1].Unsupported) != 0 {

@@ -3,6 +3,8 @@ package runner
 import (
 	"io"
 	"testing"
+
+	"github.com/gofio/gofio/jobspec"
 )
 
 func TestCoarseClockKeepsRuntime(t *testing.T) {
@@ -30,7 +32,7 @@ func TestCoarseClockKeepsRuntime(t *testing.T) {
 func TestStampCoarseServesCachedReadings(t *testing.T) {
 	// A coarse clock serves its last reading until `every` calls have
 	// used it, and never goes backwards.
-	w := &worker{}
+	w := &worker{job: &jobspec.Job{}}
 	w.initClock() // no latency measured: w.clat, w.lat, w.slat are false
 	if !w.clk.coarse {
 		t.Fatal("clock not coarse for a job that measures no latency")
