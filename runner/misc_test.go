@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
@@ -135,58 +133,6 @@ func TestHugeLen(t *testing.T) {
 		if got := hugeLen(j, tt.n); got != tt.want {
 			t.Errorf("hugeLen(%v, hp %d, %d) = %d, want %d", tt.mem, tt.hp, tt.n, got, tt.want)
 		}
-	}
-}
-
-func TestFileLocker(t *testing.T) {
-	files := []*jobFile{{path: filepath.Join(t.TempDir(), "shared")}}
-	tests := []struct {
-		mode   jobspec.LockMode
-		first  engine.Op
-		second engine.Op
-		shares bool // the second I/O proceeds while the first holds the lock
-	}{
-		{jobspec.LockReadWrite, engine.OpRead, engine.OpRead, true},
-		{jobspec.LockReadWrite, engine.OpRead, engine.OpWrite, false},
-		{jobspec.LockReadWrite, engine.OpWrite, engine.OpRead, false},
-		{jobspec.LockExclusive, engine.OpRead, engine.OpRead, false},
-	}
-	for _, tt := range tests {
-		a, b := newFileLocker(tt.mode, files), newFileLocker(tt.mode, files)
-		ua, ub := &engine.IOUnit{Op: tt.first}, &engine.IOUnit{Op: tt.second}
-		a.lock(ua)
-		var wg sync.WaitGroup
-		got := make(chan bool, 1)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b.lock(ub)
-			b.unlock(ub)
-			got <- true
-		}()
-		// A second I/O that may share the lock gets it however slowly
-		// the machine schedules the goroutine: wait for it (10 s at
-		// most). One that may not is seen still waiting 50 ms on; a
-		// loaded machine can only make a wrongly shared lock harder to
-		// see there, never fail the test.
-		wait := 50 * time.Millisecond
-		if tt.shares {
-			wait = 10 * time.Second
-		}
-		shared := false
-		select {
-		case <-got:
-			shared = true
-		case <-time.After(wait):
-		}
-		a.unlock(ua)
-		wg.Wait()
-		if shared != tt.shares {
-			t.Errorf("mode %v %v then %v: shared %v, want %v", tt.mode, tt.first, tt.second, shared, tt.shares)
-		}
-	}
-	if newFileLocker(jobspec.LockNone, files) != nil {
-		t.Errorf("lockfile=none has a locker")
 	}
 }
 

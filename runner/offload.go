@@ -92,13 +92,13 @@ func (w *worker) offloadLoop(stop <-chan struct{}) {
 	now := w.stamp()
 	for w.next(u, now) {
 		if w.locker != nil {
-			w.locker.lock(u)
+			w.locker.Lock(u)
 		}
 		start := w.stamp()
 		r := o.do(u)
 		now = r.done
 		if w.locker != nil {
-			w.locker.unlock(u)
+			w.locker.Unlock(u)
 		}
 		if r.err != nil {
 			w.fail(errno.Of(r.err), r.fn)

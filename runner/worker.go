@@ -18,6 +18,7 @@ import (
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/flow"
 	"github.com/gofio/gofio/runner/limits"
+	"github.com/gofio/gofio/runner/lockfile"
 	"github.com/gofio/gofio/runner/offsets"
 	"github.com/gofio/gofio/runner/statlog"
 	"github.com/gofio/gofio/runner/trace"
@@ -110,7 +111,7 @@ type worker struct {
 	trace   *tracer           // write_iolog/read_iolog (trace.go), nil without
 	thinker engine.Thinker    // the engine's pause after each completion (cpuio), or nil
 	lim     *limits.Limits    // rate_min, max_latency, latency_target (runner/limits); nil without
-	locker  *fileLocker       // lockfile (lockfile.go); nil without
+	locker  *lockfile.Locker  // lockfile (package lockfile); nil without
 	overlap *overlapState     // serialize_overlap (overlap.go); nil without
 	writes  bool              // the job writes or trims
 
@@ -182,7 +183,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.reaper, _ = eng.(engine.Reaper)
 	w.opener, _ = eng.(engine.FileOpener)
 	w.overlap = newOverlapState(j.Misc.SerializeOverlap, depth)
-	w.locker = newWorkerLocker(j, files)
+	w.locker = lockfile.New(j.Misc.LockFile, filePaths(files))
 	w.thinker, _ = eng.(engine.Thinker)
 	if ps, ok := eng.(engine.PrioStater); ok {
 		if prios, on := ps.Prios(); on {
@@ -561,14 +562,14 @@ func (w *worker) syncLoop(stop <-chan struct{}) {
 		// unit is ready, issue right before the engine's call (one read:
 		// nothing happens between them), done right after it.
 		if w.locker != nil {
-			w.locker.lock(u)
+			w.locker.Lock(u)
 		}
 		start := w.stamp()
 		issue := start
 		w.queue(u)
 		now = w.stamp()
 		if w.locker != nil {
-			w.locker.unlock(u)
+			w.locker.Unlock(u)
 		}
 		w.countIssued(u)
 		if countCalls {
@@ -609,7 +610,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 	if low <= 0 || low > j.IODepth {
 		low = j.IODepth
 	}
-	defer w.locker.releaseAll() // units left queued by a failure
+	defer w.locker.ReleaseAll() // units left queued by a failure
 	w.pollStop(stop)
 	now := w.stamp()
 	for {
@@ -639,7 +640,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				busy = true
 				break
 			}
-			if w.locker != nil && !w.locker.tryLock(u) {
+			if w.locker != nil && !w.locker.TryLock(u) {
 				if w.flight+len(w.queued) > 0 {
 					// lockfile: complete what is in flight (dropping
 					// its locks), then offer the unit again.
@@ -647,7 +648,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 					busy = true
 					break
 				}
-				w.locker.lock(u) // nothing held: wait for the lock
+				w.locker.Lock(u) // nothing held: wait for the lock
 			}
 			// An engine that completes u in Queue is timed like a sync
 			// engine: issued right before the call, when it was ready.
@@ -656,7 +657,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			case engine.Busy:
 				// Full: reap, then offer the same unit again.
 				if w.locker != nil {
-					w.locker.unlock(u)
+					w.locker.Unlock(u)
 				}
 				w.retry = u
 				busy = true
@@ -666,7 +667,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 				w.countIssued(u)
 				w.st.AddDepth(w.flight+1, 1)
 				if w.locker != nil {
-					w.locker.unlock(u)
+					w.locker.Unlock(u)
 				}
 				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, w.accounting())
 				w.rampOver(now)
@@ -731,7 +732,7 @@ func (w *worker) asyncLoop(stop <-chan struct{}) {
 			for _, u := range w.done[:n] {
 				w.flight--
 				if w.locker != nil {
-					w.locker.unlock(u)
+					w.locker.Unlock(u)
 				}
 				w.complete(u, w.times[u.Index].start, w.times[u.Index].issue, now, acct)
 				w.rampOver(now)
@@ -790,7 +791,7 @@ func (w *worker) drain() {
 		acct := w.lim != nil && limitsQuiesce(w) // limits.go
 		for _, u := range w.done[:n] {
 			if w.locker != nil {
-				w.locker.unlock(u)
+				w.locker.Unlock(u)
 			}
 			switch {
 			case acct:

@@ -1,4 +1,6 @@
-package runner
+// Package lockfile serializes the I/O of jobs sharing a file (fio's
+// lockfile option).
+package lockfile
 
 import (
 	"path/filepath"
@@ -16,18 +18,18 @@ import (
 // job); readwrite lets reads share it and gives writes, trims and syncs
 // the file alone. Jobs with lockfile=none take no lock at all. An
 // asynchronous job holds a lock while it has I/Os of the file queued or
-// in flight (fileLocker).
+// in flight (Locker).
 
 // fileLocks holds the mutex of each locked file, by cleaned path.
 var fileLocks sync.Map
 
-// fileLocker is a job's locking state: the mutex per file index, nil
+// Locker is a job's locking state: the mutex per file index, nil
 // when the job locks nothing. A job with an asynchronous engine holds a
 // file's lock while it has I/Os of that file queued or in flight (held
 // and count, per file index): its I/Os share the lock the first of them
 // took, and the lock is dropped when the last of them completes, so other
 // jobs take turns with it between bursts, as with synchronous I/O.
-type fileLocker struct {
+type Locker struct {
 	mode  jobspec.LockMode
 	locks []*sync.RWMutex
 	held  []holdMode
@@ -43,16 +45,16 @@ const (
 	holdExclusive
 )
 
-// newFileLocker returns the locker of a job with lockfile mode over
+// New returns the locker of a job with lockfile mode over
 // files, nil for lockfile=none.
-func newFileLocker(mode jobspec.LockMode, files []*jobFile) *fileLocker {
+func New(mode jobspec.LockMode, paths []string) *Locker {
 	if mode == jobspec.LockNone {
 		return nil
 	}
-	l := &fileLocker{mode: mode, locks: make([]*sync.RWMutex, len(files)),
-		held: make([]holdMode, len(files)), count: make([]int, len(files))}
-	for i, f := range files {
-		m, _ := fileLocks.LoadOrStore(filepath.Clean(f.path), new(sync.RWMutex))
+	l := &Locker{mode: mode, locks: make([]*sync.RWMutex, len(paths)),
+		held: make([]holdMode, len(paths)), count: make([]int, len(paths))}
+	for i, p := range paths {
+		m, _ := fileLocks.LoadOrStore(filepath.Clean(p), new(sync.RWMutex))
 		l.locks[i] = m.(*sync.RWMutex)
 	}
 	return l
@@ -60,12 +62,12 @@ func newFileLocker(mode jobspec.LockMode, files []*jobFile) *fileLocker {
 
 // shared reports whether an I/O of op may share the lock (readwrite
 // reads).
-func (l *fileLocker) shared(op engine.Op) bool {
+func (l *Locker) shared(op engine.Op) bool {
 	return l.mode == jobspec.LockReadWrite && op == engine.OpRead
 }
 
-// lock takes u's file lock before u is issued, waiting for it.
-func (l *fileLocker) lock(u *engine.IOUnit) {
+// Lock takes u's file lock before u is issued, waiting for it.
+func (l *Locker) Lock(u *engine.IOUnit) {
 	if l.shared(u.Op) {
 		l.locks[u.File].RLock()
 		l.held[u.File] = holdShared
@@ -76,11 +78,11 @@ func (l *fileLocker) lock(u *engine.IOUnit) {
 	l.count[u.File]++
 }
 
-// tryLock counts u under its file's lock if the job holds the lock in a
+// TryLock counts u under its file's lock if the job holds the lock in a
 // mode that covers u, or takes it if it is free. It reports false, having
 // done nothing, when u has to wait: the job then completes what it has
-// in flight (dropping its locks) before it waits in lock.
-func (l *fileLocker) tryLock(u *engine.IOUnit) bool {
+// in flight (dropping its locks) before it waits in Lock.
+func (l *Locker) TryLock(u *engine.IOUnit) bool {
 	f, sh := u.File, l.shared(u.Op)
 	switch l.held[f] {
 	case holdExclusive:
@@ -105,9 +107,9 @@ func (l *fileLocker) tryLock(u *engine.IOUnit) bool {
 	return true
 }
 
-// unlock uncounts u once it is done (or was refused), dropping the lock
+// Unlock uncounts u once it is done (or was refused), dropping the lock
 // with the file's last I/O.
-func (l *fileLocker) unlock(u *engine.IOUnit) {
+func (l *Locker) Unlock(u *engine.IOUnit) {
 	f := u.File
 	if l.count[f] == 0 {
 		return
@@ -118,7 +120,7 @@ func (l *fileLocker) unlock(u *engine.IOUnit) {
 	l.release(f)
 }
 
-func (l *fileLocker) release(f int) {
+func (l *Locker) release(f int) {
 	switch l.held[f] {
 	case holdShared:
 		l.locks[f].RUnlock()
@@ -128,18 +130,13 @@ func (l *fileLocker) release(f int) {
 	l.held[f], l.count[f] = holdNone, 0
 }
 
-// releaseAll drops every lock the job still holds (units left queued
+// ReleaseAll drops every lock the job still holds (units left queued
 // when the job failed); it does nothing on a nil locker.
-func (l *fileLocker) releaseAll() {
+func (l *Locker) ReleaseAll() {
 	if l == nil {
 		return
 	}
 	for f := range l.held {
 		l.release(f)
 	}
-}
-
-// newWorkerLocker is the locker of job j.
-func newWorkerLocker(j *jobspec.Job, files []*jobFile) *fileLocker {
-	return newFileLocker(j.Misc.LockFile, files)
 }
