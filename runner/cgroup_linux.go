@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/gofio/gofio/internal/errno"
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/internal/errno"
+	"github.com/gofio/gofio/runner/host"
 )
 
 // This file puts a job's thread into the control group of its cgroup
@@ -54,40 +55,12 @@ var created struct {
 // mountsFile is the mount table read to find the hierarchy.
 var mountsFile = "/proc/mounts"
 
-// cgroupMount returns the mount point of the cgroup v1 blkio hierarchy
-// and, when there is none, the cgroup v2 hierarchy's ("" if none).
-func cgroupMount() (blkio string, v2 string) {
-	b, err := os.ReadFile(mountsFile)
-	if err != nil {
-		return "", ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 4 {
-			continue
-		}
-		switch f[2] {
-		case "cgroup":
-			for _, o := range strings.Split(f[3], ",") {
-				if o == "blkio" {
-					return f[1], ""
-				}
-			}
-		case "cgroup2":
-			if v2 == "" {
-				v2 = f[1]
-			}
-		}
-	}
-	return "", v2
-}
-
 // cgroupStart moves the calling thread into job's cgroup. It returns
 // false when the job fails (w.err is set).
 func (w *worker) cgroupStart() bool {
 	j := w.job
 	cg := &w.ts.cg
-	root, v2 := cgroupMount()
+	root, v2 := host.CgroupMount(mountsFile)
 	if root == "" {
 		if v2 != "" {
 			return w.cgroup2Start(v2)
@@ -100,11 +73,11 @@ func (w *worker) cgroupStart() bool {
 		return false
 	}
 	if j.CgroupWeight != 0 {
-		if e, fn := writeCgroupFile(filepath.Join(cg.path, "blkio.weight"), j.CgroupWeight, "weight"); e != 0 {
+		if e, fn := host.WriteCgroupFile(filepath.Join(cg.path, "blkio.weight"), j.CgroupWeight, "weight"); e != 0 {
 			return w.threadFailed(e, fn)
 		}
 	}
-	if e, fn := writeCgroupFile(filepath.Join(cg.path, "tasks"), w.tid, "tasks"); e != 0 {
+	if e, fn := host.WriteCgroupFile(filepath.Join(cg.path, "tasks"), w.tid, "tasks"); e != 0 {
 		return w.threadFailed(e, fn)
 	}
 	cg.joined = true
@@ -138,7 +111,7 @@ func (w *worker) cgroup2Start(root string) bool {
 	j := w.job
 	cg := &w.ts.cg
 	cg.root, cg.path, cg.v2 = root, filepath.Join(root, j.Cgroup), true
-	home, err := threadCgroup2()
+	home, err := host.ThreadCgroup2()
 	if err != nil {
 		*cg = cgroupState{}
 		fmt.Fprintf(w.ts.errs, "gofio: cgroup=%s: %v\n", j.Cgroup, err)
@@ -155,31 +128,16 @@ func (w *worker) cgroup2Start(root string) bool {
 		return true
 	}
 	if t, err := os.ReadFile(filepath.Join(cg.path, "cgroup.type")); err != nil || strings.TrimSpace(string(t)) != "threaded" {
-		if e, _ := writeCgroupText(filepath.Join(cg.path, "cgroup.type"), "threaded", "type"); e != 0 {
+		if e, _ := host.WriteCgroupText(filepath.Join(cg.path, "cgroup.type"), "threaded", "type"); e != 0 {
 			fmt.Fprintf(w.ts.errs, "gofio: cgroup=%s is not supported on this cgroup v2 hierarchy: %s cannot be made threaded (%s); gofio's jobs are threads of one process\n", j.Cgroup, cg.path, errno.Text(e))
 			return w.threadFailed(unix.EOPNOTSUPP, "cgroup")
 		}
 	}
-	if e, fn := writeCgroupFile(filepath.Join(cg.path, "cgroup.threads"), w.tid, "tasks"); e != 0 {
+	if e, fn := host.WriteCgroupFile(filepath.Join(cg.path, "cgroup.threads"), w.tid, "tasks"); e != 0 {
 		return w.threadFailed(e, fn)
 	}
 	cg.joined = true
 	return true
-}
-
-// threadCgroup2 returns the calling thread's cgroup v2 group ("/" for
-// the root), from /proc/thread-self/cgroup.
-func threadCgroup2() (string, error) {
-	b, err := os.ReadFile("/proc/thread-self/cgroup")
-	if err != nil {
-		return "", err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if p, ok := strings.CutPrefix(l, "0::"); ok {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("no cgroup v2 group in /proc/thread-self/cgroup")
 }
 
 // cgroupEnd moves the thread back to the hierarchy's root group and
@@ -192,9 +150,9 @@ func (w *worker) cgroupEnd() {
 	}
 	switch {
 	case !cg.v2:
-		writeCgroupFile(filepath.Join(cg.root, "tasks"), w.tid, "tasks")
+		host.WriteCgroupFile(filepath.Join(cg.root, "tasks"), w.tid, "tasks")
 	case cg.joined:
-		writeCgroupFile(filepath.Join(cg.home, "cgroup.threads"), w.tid, "tasks")
+		host.WriteCgroupFile(filepath.Join(cg.home, "cgroup.threads"), w.tid, "tasks")
 	}
 	if cg.created {
 		created.Lock()
@@ -208,24 +166,4 @@ func (w *worker) cgroupEnd() {
 		created.Unlock()
 	}
 	*cg = cgroupState{}
-}
-
-// writeCgroupFile writes the number v to a cgroup file, as fio opens it
-// (O_CREAT|O_TRUNC: a missing file in a cgroup fs is EACCES). It returns
-// the errno and fio's func= name of a failure ("cgroup open weight").
-func writeCgroupFile(path string, v int, what string) (unix.Errno, string) {
-	return writeCgroupText(path, strconv.Itoa(v), what)
-}
-
-// writeCgroupText is writeCgroupFile for a text.
-func writeCgroupText(path, v string, what string) (unix.Errno, string) {
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC, 0o666)
-	if err != nil {
-		return errno.Of(err), "cgroup open " + what
-	}
-	defer unix.Close(fd)
-	if _, err := unix.Write(fd, []byte(v)); err != nil {
-		return errno.Of(err), "cgroup write " + what
-	}
-	return 0, ""
 }

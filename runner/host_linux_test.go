@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
+	"github.com/gofio/gofio/runner/host"
 )
 
 // onJobThread runs threadStart for job j on a thread of its own, as run
@@ -151,7 +152,7 @@ func TestCgroupMount(t *testing.T) {
 		if err := os.WriteFile(mountsFile, []byte(tt.mounts), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		blkio, v2 := cgroupMount()
+		blkio, v2 := host.CgroupMount(mountsFile)
 		if blkio != tt.blkio || v2 != tt.v2 {
 			t.Errorf("%q: %q, %q; want %q, %q", tt.mounts, blkio, v2, tt.blkio, tt.v2)
 		}
@@ -171,7 +172,7 @@ func TestCgroupMount(t *testing.T) {
 // blkio group, leaves it after the job, and that the group gofio created
 // is removed unless cgroup_nodelete.
 func TestCgroupJoin(t *testing.T) {
-	root, _ := cgroupMount()
+	root, _ := host.CgroupMount(mountsFile)
 	if root == "" || os.Geteuid() != 0 {
 		t.Skip("needs root and a cgroup v1 blkio hierarchy")
 	}
