@@ -1,6 +1,11 @@
 package jobspec
 
-import "fmt"
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
 
 // RW is the I/O pattern of a job (the rw option).
 type RW uint8
@@ -284,4 +289,26 @@ func (j *Job) clone() *Job {
 	c.ThreadOptions = j.ThreadOptions.clone()
 	c.EngineOptions = j.EngineOptions.clone()
 	return &c
+}
+
+// InDirectory is the path of the job's file name: in the job's directory
+// (the JobNum-th of a directory= list, fio's round robin) with
+// filename_prefix, unless name is absolute. fio 3.33 joins them without
+// cleaning: directory=./ names ".//w.0.0" in its messages and logs.
+func (j *Job) InDirectory(name string) string {
+	if len(j.Directory) == 0 || filepath.IsAbs(name) {
+		return name
+	}
+	return j.Directory[j.JobNum%len(j.Directory)] + "/" + j.Misc.FilePrefix + name
+}
+
+// FormatFilename builds the name of the job's generated file filenum from
+// filename_format ($jobname, $jobnum, $filenum, in either case).
+func (j *Job) FormatFilename(filenum int) string {
+	r := strings.NewReplacer(
+		"$jobname", j.Section, "$JOBNAME", j.Section,
+		"$jobnum", strconv.Itoa(j.JobNum), "$JOBNUM", strconv.Itoa(j.JobNum),
+		"$filenum", strconv.Itoa(filenum), "$FILENUM", strconv.Itoa(filenum),
+	)
+	return r.Replace(j.FilenameFormat)
 }

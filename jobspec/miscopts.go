@@ -251,3 +251,17 @@ func (j *Job) blockErrorProblem() string {
 	}
 	return fmt.Sprintf("gofio: job %s: block_error_percentiles with a job that trims is not supported yet (fio 3.33 aborts on an assertion)", j.Name)
 }
+
+// MemLen is the length of the job's buffer memory of n bytes: with huge
+// pages (mem=shmhuge, mem=mmaphuge) fio rounds it up to a whole number
+// of hugepage-size pages.
+func (j *Job) MemLen(n int) int {
+	if j.Mem != MemShmHuge && j.Mem != MemMmapHuge {
+		return n
+	}
+	hp := int(j.Misc.HugePage())
+	if hp <= 0 {
+		return n
+	}
+	return (n + hp - 1) / hp * hp
+}

@@ -98,3 +98,25 @@ func TestIgnoreErrnoByName(t *testing.T) {
 		}
 	}
 }
+
+func TestMemLen(t *testing.T) {
+	tests := []struct {
+		mem  MemType
+		hp   uint64
+		n    int
+		want int
+	}{
+		{MemMalloc, 0, 5000, 5000},
+		{MemMmapHuge, 0, 5000, 2 << 20},
+		{MemShmHuge, 4 << 20, 5 << 20, 8 << 20},
+		{MemMmapHuge, 2 << 20, 2 << 20, 2 << 20},
+	}
+	for _, tt := range tests {
+		j := &Job{}
+		j.Mem = tt.mem
+		j.Misc.HugepageSize = tt.hp
+		if got := j.MemLen(tt.n); got != tt.want {
+			t.Errorf("MemLen(%v, hp %d, %d) = %d, want %d", tt.mem, tt.hp, tt.n, got, tt.want)
+		}
+	}
+}

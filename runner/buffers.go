@@ -92,7 +92,7 @@ func (w *worker) allocBuffers(depth int, size uint64) ([]byte, uint64, error) {
 
 // allocMem gets n bytes of the job's memory type.
 func allocMem(j *jobspec.Job, n int) ([]byte, func() error, error) {
-	n = hugeLen(j, n)
+	n = j.MemLen(n)
 	anon := func(flags int) ([]byte, func() error, error) {
 		m, err := unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, flags|unix.MAP_ANONYMOUS)
 		if err != nil {

@@ -1,16 +1,14 @@
 package runner
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/runner/host"
 )
 
 // ErrReadOnly is fio's refusal of a job that writes or trims under
@@ -50,7 +48,7 @@ func mountedWrites(tasks []*task) string {
 				continue
 			}
 			if mounted == nil {
-				mounted = mountedDevices("/proc/mounts")
+				mounted = host.MountedDevices("/proc/mounts")
 			}
 			if mounted[st.Rdev] {
 				return fmt.Sprintf("fio: %s appears mounted, and 'allow_mounted_write' isn't set. Aborting.", f.path)
@@ -58,30 +56,6 @@ func mountedWrites(tasks []*task) string {
 		}
 	}
 	return ""
-}
-
-// mountedDevices reads a mount table and returns the device numbers of
-// the block devices mounted.
-func mountedDevices(table string) map[uint64]bool {
-	out := map[uint64]bool{}
-	fh, err := os.Open(table)
-	if err != nil {
-		return out
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		dev, _, _ := strings.Cut(sc.Text(), " ")
-		if !strings.HasPrefix(dev, "/") {
-			continue
-		}
-		dev = strings.ReplaceAll(dev, `\040`, " ")
-		var st unix.Stat_t
-		if unix.Stat(dev, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFBLK {
-			out[st.Rdev] = true
-		}
-	}
-	return out
 }
 
 // syncDepthNote is what fio prints when a synchronous engine is given an

@@ -4,10 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/gofio/gofio/internal/debuglog"
 
@@ -93,11 +89,11 @@ func planFiles(j *jobspec.Job) ([]*jobFile, error) {
 	var names []string
 	if len(j.Filename) > 0 {
 		for _, f := range j.Filename {
-			names = append(names, withDir(j, f))
+			names = append(names, j.InDirectory(f))
 		}
 	} else if j.Misc.Opendir == "" {
 		for i := 0; i < j.NRFiles; i++ {
-			names = append(names, withDir(j, expandFormat(j, i)))
+			names = append(names, j.InDirectory(j.FormatFilename(i)))
 		}
 	}
 	if j.Misc.Opendir != "" {
@@ -243,26 +239,6 @@ func rangeCheck(j *jobspec.Job, files []*jobFile) error {
 	return &setupError{errno: unix.EINVAL, fn: "io_size", msg: "fio: blocksize is larger than data set range", msgOnly: true, unreported: true}
 }
 
-func withDir(j *jobspec.Job, name string) string {
-	if len(j.Directory) == 0 || filepath.IsAbs(name) {
-		return name
-	}
-	d := j.Directory[j.JobNum%len(j.Directory)]
-	// Joined as fio 3.33 joins them, without cleaning: directory=./
-	// names ".//w.0.0" in its messages and logs.
-	return d + "/" + j.Misc.FilePrefix + name
-}
-
-// expandFormat builds a generated file name from filename_format.
-func expandFormat(j *jobspec.Job, filenum int) string {
-	r := strings.NewReplacer(
-		"$jobname", j.Section, "$JOBNAME", j.Section,
-		"$jobnum", strconv.Itoa(j.JobNum), "$JOBNUM", strconv.Itoa(j.JobNum),
-		"$filenum", strconv.Itoa(filenum), "$FILENUM", strconv.Itoa(filenum),
-	)
-	return r.Replace(j.FilenameFormat)
-}
-
 // needsLayout reports how many bytes must be written to bring f to its
 // size, 0 if it is already large enough.
 func (f *jobFile) needsLayout() uint64 {
@@ -274,31 +250,6 @@ func (f *jobFile) needsLayout() uint64 {
 		return 0 // large enough, or a device (/dev/full); fio lays out a directory (and fails)
 	}
 	return f.fileSize
-}
-
-// makeParents creates the missing directories above path, mode 0700,
-// as fio does before laying a file out. It tries each one from the top,
-// taking one that exists (EEXIST) as made, and fails with fio's message
-// naming the first it cannot make ("fio: failed to create dir (a/b):
-// Not a directory").
-func makeParents(path string) error {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		return nil
-	}
-	for i := 1; i <= len(dir); i++ {
-		if i < len(dir) && dir[i] != '/' {
-			continue
-		}
-		sub := dir[:i]
-		if sub == "/" || strings.HasSuffix(sub, "/") {
-			continue
-		}
-		if err := unix.Mkdir(sub, 0o700); err != nil && err != unix.EEXIST {
-			return fmt.Errorf("fio: failed to create dir (%s): %s", sub, errno.Text(errno.Of(err)))
-		}
-	}
-	return nil
 }
 
 // layout creates or extends f to its size. Files a job reads are filled

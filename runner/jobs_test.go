@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gofio/gofio/runner/host"
 )
 
 // fileInfo is a file left in a test directory: name, size and mode.
@@ -254,7 +256,7 @@ func TestMountedDevices(t *testing.T) {
 	}
 	table := filepath.Join(t.TempDir(), "mounts")
 	os.WriteFile(table, []byte("proc /proc proc rw 0 0\n"+dev+" /mnt\\040x ext4 rw 0 0\n"), 0o644)
-	got := mountedDevices(table)
+	got := host.MountedDevices(table)
 	if len(got) != 1 || !got[st.Rdev] {
 		t.Errorf("mountedDevices = %v; want only %s (%d)", got, dev, st.Rdev)
 	}

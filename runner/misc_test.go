@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/engine"
 )
 
@@ -111,28 +110,6 @@ func TestOpendirPlan(t *testing.T) {
 	}
 	if want := "a empty sub/b sub/deep/c"; strings.Join(got, " ") != want || total != 16384 {
 		t.Errorf("files %q total %d, want %q 16384", got, total, want)
-	}
-}
-
-func TestHugeLen(t *testing.T) {
-	tests := []struct {
-		mem  jobspec.MemType
-		hp   uint64
-		n    int
-		want int
-	}{
-		{jobspec.MemMalloc, 0, 5000, 5000},
-		{jobspec.MemMmapHuge, 0, 5000, 2 << 20},
-		{jobspec.MemShmHuge, 4 << 20, 5 << 20, 8 << 20},
-		{jobspec.MemMmapHuge, 2 << 20, 2 << 20, 2 << 20},
-	}
-	for _, tt := range tests {
-		j := &jobspec.Job{}
-		j.Mem = tt.mem
-		j.Misc.HugepageSize = tt.hp
-		if got := hugeLen(j, tt.n); got != tt.want {
-			t.Errorf("hugeLen(%v, hp %d, %d) = %d, want %d", tt.mem, tt.hp, tt.n, got, tt.want)
-		}
 	}
 }
 

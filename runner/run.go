@@ -23,6 +23,7 @@ import (
 	"github.com/gofio/gofio/runner/engine"
 	"github.com/gofio/gofio/runner/flow"
 	"github.com/gofio/gofio/runner/gtod"
+	"github.com/gofio/gofio/runner/host"
 	"github.com/gofio/gofio/runner/trace"
 	"github.com/gofio/gofio/runner/zbd"
 	"github.com/gofio/gofio/stats"
@@ -247,7 +248,7 @@ func Run(plan *jobspec.Plan, cfg Config) (*Outcome, error) {
 	for _, wave := range ws {
 		widest = max(widest, len(wave))
 	}
-	defer raiseProcs(widest)()
+	defer host.RaiseProcs(widest)()
 	for _, wave := range ws {
 		if !ctl.startable() {
 			break // stopped: later jobs never start
@@ -396,7 +397,7 @@ func (t *task) makeDirs() bool {
 		if f.blockDev || f.path == "" {
 			continue
 		}
-		if err := makeParents(f.path); err != nil {
+		if err := host.MakeParents(f.path); err != nil {
 			t.errMsg, t.skipped, t.noDir = err.Error(), true, true
 			return false
 		}

@@ -1,8 +1,8 @@
-package runner
+package host
 
 import "runtime"
 
-// Every job runs on its own locked OS thread (worker.run), and a thread
+// Every job runs on its own locked OS thread (the runner's worker.run), and a thread
 // needs one of the Go runtime's Ps to run Go code between its system
 // calls. With GOMAXPROCS at the CPU count, the Ps become a lock with
 // that many slots over all the jobs: when the kernel preempts a thread
@@ -23,9 +23,9 @@ func procsFor(workers, current int) int {
 	return max(current, workers+helperProcs)
 }
 
-// raiseProcs makes room for workers jobs running at once and returns a
+// RaiseProcs makes room for workers jobs running at once and returns a
 // function that restores the previous setting.
-func raiseProcs(workers int) (restore func()) {
+func RaiseProcs(workers int) (restore func()) {
 	prev := runtime.GOMAXPROCS(0)
 	if n := procsFor(workers, prev); n != prev {
 		runtime.GOMAXPROCS(n)
