@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,29 +78,46 @@ func TestResolvedRoundTrip(t *testing.T) {
 	os.WriteFile(inc, []byte("runtime=2m\nrw=randread\n"), 0o644)
 	os.WriteFile(own, []byte("[global]\nbs=${FIO_BS}\nioengine=null\n[a]\nsize=1m\nnumjobs=2\ninclude "+inc+"\n[global]\ntime_based\nruntime = 5s\n[b]\nsize=2m\ndescription=two words\n"), 0o644)
 	files = append(files, own)
-	showcmd := func(file string) string {
-		t.Helper()
+	showcmd := func(file string) (string, error) {
 		cmd := exec.Command(fio, "--showcmd", file)
 		cmd.Dir = dir
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("fio --showcmd %s: %v", file, err)
+			return "", fmt.Errorf("fio --showcmd %s: %v", file, err)
 		}
-		return string(out)
+		return string(out), nil
 	}
-	for _, f := range files {
-		var out, errb bytes.Buffer
-		code := run([]string{"--parse-only", "--output-format=json", f}, nil, &out, &errb)
-		cmd := exec.Command(fio, "--parse-only", f)
+	// fio's answers for the originals, several at a time: each call is
+	// mostly fio's start-up, and the calls share nothing.
+	type fioAnswer struct {
+		ok   bool // fio --parse-only takes the file
+		show string
+		err  error
+	}
+	answers := make([]fioAnswer, len(files))
+	inParallel(len(files), func(i int) {
+		cmd := exec.Command(fio, "--parse-only", files[i])
 		cmd.Dir = dir
 		if cmd.Run() != nil {
-			// fio refuses it too (an ioengine this build of fio lacks):
-			// no dump, as no job would run.
+			return // fio refuses it (an ioengine this build of fio lacks)
+		}
+		answers[i].ok = true
+		answers[i].show, answers[i].err = showcmd(files[i])
+	})
+	rebuilt := make([]string, len(files))
+	for i, f := range files {
+		var out, errb bytes.Buffer
+		code := run([]string{"--parse-only", "--output-format=json", f}, nil, &out, &errb)
+		if !answers[i].ok {
+			// fio refuses it too: no dump, as no job would run.
 			refused++
 			if code == 0 {
 				t.Errorf("%s: fio refuses it, gofio printed a dump", f)
 			}
 			continue
+		}
+		if answers[i].err != nil {
+			t.Fatal(answers[i].err)
 		}
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", f, code, errb.String())
@@ -113,13 +132,42 @@ func TestResolvedRoundTrip(t *testing.T) {
 			t.Errorf("%s: no jobs in the dump", f)
 			continue
 		}
-		rebuilt := filepath.Join(dir, filepath.Base(f))
-		if err := os.WriteFile(rebuilt, []byte(rebuildJobFile(doc)), 0o644); err != nil {
+		rebuilt[i] = filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(rebuilt[i], []byte(rebuildJobFile(doc)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := showcmd(rebuilt), showcmd(f); got != want {
-			t.Errorf("%s: --showcmd of the rebuilt job file:\n%s\nof the original:\n%s", f, got, want)
+	}
+	got := make([]fioAnswer, len(files))
+	inParallel(len(files), func(i int) {
+		if rebuilt[i] != "" {
+			got[i].show, got[i].err = showcmd(rebuilt[i])
+		}
+	})
+	for i, f := range files {
+		if rebuilt[i] == "" {
+			continue
+		}
+		if got[i].err != nil {
+			t.Fatal(got[i].err)
+		}
+		if got[i].show != answers[i].show {
+			t.Errorf("%s: --showcmd of the rebuilt job file:\n%s\nof the original:\n%s", f, got[i].show, answers[i].show)
 		}
 	}
 	t.Logf("%d job files, %d round-tripped, %d refused by fio and gofio alike", len(files), len(files)-refused, refused)
+}
+
+// inParallel calls f(0) … f(n-1), four at a time.
+func inParallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
