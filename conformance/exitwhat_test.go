@@ -20,7 +20,9 @@ import (
 func TestExitWhatRepeated(t *testing.T) {
 	gofio := requireGofio(t)
 	want := "slow1 fast1 fast1 fast1 slow2 fast2 fast2 fast2 runsnever runsnever runsnever"
-	for i := range 8 {
+	// Four runs (make test's time), the last ending by runtime; make
+	// stress repeats the test under load.
+	for i := range 4 {
 		// The slow jobs end by number_ios (20: at once; exitall then
 		// ends the others when they wake from their rate wait, at their
 		// runtime's end, as in fio) or by the runtime (1000 I/Os with a

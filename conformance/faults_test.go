@@ -585,7 +585,7 @@ func TestFaultMidRun(t *testing.T) {
 		return os.Rename(n, filepath.Join(dir, "d", "f"))
 	}
 	rmdir := func(dir string) error { return os.RemoveAll(filepath.Join(dir, "d")) }
-	job := "--name=r --bs=4k --ioengine=sync --rate=256k --time_based --runtime=3 "
+	job := "--name=r --bs=4k --ioengine=sync --rate=256k --time_based --runtime=2 "
 	f := job + "--filename=d/f "
 	// Size-based: gofio's time_based jobs over several files with
 	// openfiles=1 wrap around the first file instead of moving on.
