@@ -320,30 +320,7 @@ func TestClientLogs(t *testing.T) {
 	gofio := requireGofio(t)
 	port := startServer(t, fioPath)
 	job := "[lg]\nioengine=null\nrw=randrw\nbs=4k\nsize=1g\ntime_based\nruntime=600ms\nlog_avg_msec=100\nwrite_bw_log=bwl\nwrite_lat_log=latl\nlog_offset=1\n"
-	shape := func(r result) []string {
-		ents, err := os.ReadDir(r.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, e := range ents {
-			if e.Name() == "job.fio" {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(r.dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cols := map[int]bool{}
-			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-				if l != "" {
-					cols[len(strings.Split(l, ", "))] = true
-				}
-			}
-			out = append(out, fmt.Sprintf("%s columns=%v", e.Name(), cols))
-		}
-		return out
-	}
+	shape := func(r result) []string { return logShapes(t, r.dir) }
 	want := shape(runClient(t, fioPath, port, job))
 	got := shape(runClient(t, gofio, port, job))
 	if d := cmp.Diff(want, got); d != "" {
@@ -510,30 +487,7 @@ func TestServerLogs(t *testing.T) {
 	fioPort := startServer(t, fioPath)
 	gofioPort := startServer(t, gofio)
 	job := "[lg]\nioengine=null\nrw=randrw\nbs=4k\nsize=1g\ntime_based\nruntime=600ms\nlog_avg_msec=100\nwrite_bw_log=bwl\nwrite_iops_log\nwrite_lat_log=latl\nlog_offset=1\n"
-	shape := func(r result) []string {
-		ents, err := os.ReadDir(r.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, e := range ents {
-			if e.Name() == "job.fio" {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(r.dir, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cols := map[int]bool{}
-			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-				if l != "" {
-					cols[len(strings.Split(l, ", "))] = true
-				}
-			}
-			out = append(out, fmt.Sprintf("%s columns=%v", e.Name(), cols))
-		}
-		return out
-	}
+	shape := func(r result) []string { return logShapes(t, r.dir) }
 	want := shape(runClient(t, fioPath, fioPort, job))
 	if d := cmp.Diff(want, shape(runClient(t, fioPath, gofioPort, job))); d != "" {
 		t.Errorf("log files, fio's client (-fio server +gofio server):\n%s", d)
@@ -795,4 +749,32 @@ func TestClientSendFile(t *testing.T) {
 			t.Errorf("%s without the state file: exit %d\n%s%s", bin, r.rc, r.stdout, r.stderr)
 		}
 	}
+}
+
+// logShapes describes the log files a client run left in dir (its job
+// file aside): each file's name and the column counts of its lines.
+func logShapes(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Name() == "job.fio" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols := map[int]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if l != "" {
+				cols[len(strings.Split(l, ", "))] = true
+			}
+		}
+		out = append(out, fmt.Sprintf("%s columns=%v", e.Name(), cols))
+	}
+	return out
 }
