@@ -155,19 +155,7 @@ func TestIOUringHipri(t *testing.T) {
 }
 
 func TestIOUringNowait(t *testing.T) {
-	fd, content := asyncTFile(t, 1<<20, false)
-	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newIOUring, Config{IODepth: 4, Units: units, Options: engineOpts(t, "io_uring", "nowait=1")})
-	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
-		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
-	}, func(u *IOUnit) {
-		if u.Err == unix.EAGAIN {
-			return
-		}
-		if u.Err != 0 || !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
-			t.Fatalf("nowait read at %d: %v", u.Offset, u.Err)
-		}
-	})
+	asyncTNowait(t, newIOUring, "io_uring")
 }
 
 func TestIOUringRejectedOptions(t *testing.T) {

@@ -114,6 +114,24 @@ func asyncTEngine(tb testing.TB, ctor asyncTCtor, cfg Config) Engine {
 	return eng
 }
 
+// asyncTNowait checks nowait=1 on engine: reads of a cached file
+// succeed or fail with EAGAIN only.
+func asyncTNowait(t *testing.T, ctor asyncTCtor, engine string) {
+	fd, content := asyncTFile(t, 1<<20, false)
+	units := asyncTUnits(t, 4, 4096)
+	eng := asyncTEngine(t, ctor, Config{IODepth: 4, Units: units, Options: engineOpts(t, engine, "nowait=1")})
+	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
+		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
+	}, func(u *IOUnit) {
+		if u.Err == unix.EAGAIN {
+			return
+		}
+		if u.Err != 0 || !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
+			t.Fatalf("nowait read at %d: %v", u.Offset, u.Err)
+		}
+	})
+}
+
 // asyncTDrive runs n operations through eng, keeping as many in flight as
 // the engine takes. prep sets up the unit for operation i; check is called
 // with each completed unit. Busy is handled by committing and reaping.
@@ -550,19 +568,7 @@ func TestLibaioOptions(t *testing.T) {
 		})
 	}
 	// nowait: reads of a cached file succeed or fail with EAGAIN only.
-	fd, content := asyncTFile(t, 1<<20, false)
-	units := asyncTUnits(t, 4, 4096)
-	eng := asyncTEngine(t, newLibaio, Config{IODepth: 4, Units: units, Options: engineOpts(t, "libaio", "nowait=1")})
-	asyncTDrive(t, eng, units, 100, func(i int, u *IOUnit) {
-		u.Op, u.FD, u.Offset = OpRead, fd, int64(i%256)*4096
-	}, func(u *IOUnit) {
-		if u.Err == unix.EAGAIN {
-			return
-		}
-		if u.Err != 0 || !bytes.Equal(u.Buf, content[u.Offset:u.Offset+4096]) {
-			t.Fatalf("nowait read at %d: %v", u.Offset, u.Err)
-		}
-	})
+	asyncTNowait(t, newLibaio, "libaio")
 	// Values fio refuses fail in jobspec with fio's messages.
 	for _, bad := range [][]string{
 		{"cmdprio_class=4", "cmdprio_percentage=50"},
