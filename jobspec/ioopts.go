@@ -215,7 +215,8 @@ func setBSRange(j *Job, value string) error {
 			if j.BSSplit[d] != nil && (j.BS[d] != uint64(lo) || j.MaxBS()[d] != uint64(hi)) {
 				// fio 3.33 keeps drawing from the bssplit list
 				// but within the new range: it spins or does no I/O.
-				return &UnsupportedError{Reason: "a range other than the bssplit given before it"}
+				return &RefusedError{Reason: "fio 3.33 keeps drawing block sizes from the bssplit given before it, " +
+					"within this range, and spins or does no I/O; give a bssplit whose sizes lie in the range, or bsrange alone"}
 			}
 			j.BS[d], j.BSMax[d], j.bsRanged[d] = uint64(lo), uint64(hi), true
 		}
