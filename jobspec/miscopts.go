@@ -189,10 +189,13 @@ func setOpendir(j *Job, value string) error {
 	return nil
 }
 
+// setHugepageSize and setGtodCPU store the first piece, if it reads (the
+// reader refused values fio refuses; hugepage-size=abc,1 leaves it as it
+// was, as in fio).
 func setHugepageSize(j *Job, value string) error {
 	v, err := intPiece("hugepage-size", value, j.KBBase)
 	if err != nil {
-		return err
+		return nil
 	}
 	j.Misc.HugepageSize = uint64(uint32(v))
 	return nil
@@ -201,7 +204,7 @@ func setHugepageSize(j *Job, value string) error {
 func setGtodCPU(j *Job, value string) error {
 	v, err := intPiece("gtod_cpu", value, j.KBBase)
 	if err != nil {
-		return err
+		return nil
 	}
 	// fio's field is unsigned: gtod_cpu=-1 is CPU 4294967295, which its
 	// thread cannot be pinned to (observed: "gtod: setaffinity failed").

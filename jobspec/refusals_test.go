@@ -22,6 +22,9 @@ func TestRefusalMessages(t *testing.T) {
 		{"[a]\nlog_alternate_epoch_clock_id=12\nlog_unix_epoch=1\nwrite_iops_log=x\n",
 			"gofio: log_alternate_epoch_clock_id=12 is refused: Linux's clock ids are 0 to 11, and fio 3.33 logs " +
 				"uninitialized times with any other; use 0 (CLOCK_REALTIME, the default) or another id from 0 to 11"},
+		{"[a]\nbssplit=4k/50:0/50\n",
+			"gofio: bssplit=4k/50:0/50 is refused: fio 3.33 reads a block size of 0 or less in bssplit as 0 or 2^64-N, " +
+				"and then ignores the list, does no I/O or fails the job; give sizes of at least 1 (bs for one size)"},
 		{"[a]\nrw=trim\nblock_error_percentiles=1\n",
 			"gofio: job a: block_error_percentiles=1 with a job that trims is refused: fio 3.33 aborts on an assertion " +
 				"(block_state_category) there, and gofio does not track trim-block lifetimes; leave block_error_percentiles out " +
@@ -97,11 +100,26 @@ func TestFirstPieceStored(t *testing.T) {
 		{"offset_align=8k,4k", func(j *Job) any { return j.OffsetAlign }, uint64(8192)},
 		{"offset_align=8g", func(j *Job) any { return j.OffsetAlign }, uint64(0)},
 		{"offset_align=50%", func(j *Job) any { return j.OffsetAlign }, uint64(1<<32 - 51)},
+		{"runtime=abc,1", func(j *Job) any { return j.Runtime }, uint64(0)},
+		{"thinktime=,1", func(j *Job) any { return j.ThinkTime }, uint64(0)},
+		{"gtod_cpu=abc,1", func(j *Job) any { return j.Misc.GtodCPU }, 0},
+		{"rate=50%", func(j *Job) any { return j.Rate }, [3]uint64{^uint64(0) - 50, ^uint64(0) - 50, ^uint64(0) - 50}},
+		{"rate=-1,1m", func(j *Job) any { return j.Rate }, [3]uint64{^uint64(0), 1 << 20, 1 << 20}},
+		{"rate_iops=50%", func(j *Job) any { return j.RateIOPS }, [3]uint64{1<<32 - 51, 1<<32 - 51, 1<<32 - 51}},
+		{"percentage_random=50%,20", func(j *Job) any { return j.PercentageRandom }, [3]int{100, 20, 20}},
+		{"rwmixread=50%", func(j *Job) any { return j.RWMixRead }, 100},
+		{"rwmixwrite=50%", func(j *Job) any { return j.RWMixRead }, 100},
+		{"rwmixwrite=-5", func(j *Job) any { return j.RWMixRead }, 95}, // fio reads "-5" as the pieces "" and 5
+		{"rwmixwrite=30", func(j *Job) any { return j.RWMixRead }, 70},
 		{"norandommap=abc,1", func(j *Job) any { return j.NoRandomMap }, false},
 		{"norandommap=1,0", func(j *Job) any { return j.NoRandomMap }, true},
 	}
 	for _, tt := range tests {
-		s := &session{cmdline: []string{"name=a", "size=1m", tt.opt}}
+		cmdline := []string{"name=a", "size=1m", tt.opt}
+		if strings.HasPrefix(tt.opt, "zone") {
+			cmdline = []string{"name=a", "size=1m", "zonemode=strided", "zonesize=4k", tt.opt}
+		}
+		s := &session{cmdline: cmdline}
 		p, err := s.run(t)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.opt, err)

@@ -154,14 +154,12 @@ func setFlag(field func(*Job) *bool) func(*Job, string) error {
 }
 
 // setTime returns a setter for a time option stored in µs (fio stores
-// the first piece).
+// the first piece, if it reads: runtime=abc,1 leaves runtime as it was).
 func setTime(defUnit uint64, field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := parseTimeInt(pieces(value, true)[0].Text, int64(defUnit))
-		if err != nil {
-			return err
+		if v, err := parseTimeInt(pieces(value, true)[0].Text, int64(defUnit)); err == nil {
+			*field(j) = uint64(v)
 		}
-		*field(j) = uint64(v)
 		return nil
 	}
 }
@@ -411,29 +409,29 @@ func setFileSize(j *Job, value string) error {
 }
 
 // setRWMix returns the setter of rwmixread (read=true) or rwmixwrite: its
-// handler runs on every piece in range, the last one wins, and it sets
-// the other direction to the rest of 100.
+// handler runs on every piece that reads, the last one wins, and it sets
+// the other direction to the rest of 100. fio keeps both in 32 unsigned
+// bits, and the reader let through what fio takes: a negative number or
+// a percentage (2^64-1-N) is above 100, and so is the rest of 100 from
+// it, so every I/O reads (observed: rwmixread=50% and rwmixwrite=50% only
+// read), which RWMixRead 100 does.
 func setRWMix(read bool) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		ok := false
 		for _, p := range pieces(value, true) {
 			s, err := parseSize(p.Text, j.KBBase)
 			if err != nil {
 				continue
 			}
-			v := int64(int32(s.plain()))
-			if v < 0 || v > 100 {
-				continue
-			}
-			ok = true
-			if read {
+			switch v := int32(s.plain()); {
+			case v > 100:
+				continue // fio refuses it (the reader did)
+			case v < 0:
+				j.RWMixRead = 100
+			case read:
 				j.RWMixRead = int(v)
-			} else {
+			default:
 				j.RWMixRead = 100 - int(v)
 			}
-		}
-		if !ok {
-			return errNoNumber
 		}
 		return nil
 	}
