@@ -144,7 +144,7 @@ func TestFirstPieceStored(t *testing.T) {
 // TestSettersTakeWhatReaderTakes: a value the reader takes (with fio's
 // checks) is stored by the row's setter, or refused on purpose (a
 // *RefusedError); a setter never fails on it otherwise, which would be
-// an internal error.
+// an internal error (an engine option's, fio's "failed parsing").
 func TestSettersTakeWhatReaderTakes(t *testing.T) {
 	values := []string{"", "0", "1", "2", "-1", "4k", "1m", "50%", "1z", "0x10", "1-2", "4k-8k", "1:2", "1/2",
 		"abc", "abc,1", "1,abc", ",1", "1,", "1,2", "1,2,3", "1,2,3,4", ":", "4k/50:8k/50", "a:b", "1s", "10ms"}
@@ -167,5 +167,10 @@ func TestSettersTakeWhatReaderTakes(t *testing.T) {
 	}
 	for i := range options {
 		check(&options[i])
+	}
+	for _, e := range fioEngines {
+		for i := range e.Options {
+			check(&e.Options[i])
+		}
 	}
 }
