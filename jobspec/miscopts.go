@@ -170,10 +170,13 @@ func setClockSource(j *Job, i int, _ string, value string) error {
 	return nil
 }
 
+// clockSourcePath is where the kernel names its current clock source.
+var clockSourcePath = "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
 // kernelClockSource is the kernel's current clock source ("tsc"), or
 // "unknown".
 func kernelClockSource() string {
-	b, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+	b, err := os.ReadFile(clockSourcePath)
 	if err != nil {
 		return "unknown"
 	}

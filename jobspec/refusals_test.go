@@ -2,6 +2,8 @@ package jobspec
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -171,6 +173,35 @@ func TestSettersTakeWhatReaderTakes(t *testing.T) {
 	for _, e := range fioEngines {
 		for i := range e.Options {
 			check(&e.Options[i])
+		}
+	}
+}
+
+// TestClockSourceCPURefused: clocksource=cpu is refused, saying why and
+// what to use, where the kernel's clock is not the CPU's counter (the
+// hardware gofio's clock would need), and taken where it is.
+func TestClockSourceCPURefused(t *testing.T) {
+	defer func(p string) { clockSourcePath = p }(clockSourcePath)
+	for _, tt := range []struct{ src, want string }{
+		{"kvm-clock\n", `gofio: clocksource=cpu is refused: the kernel clock source is "kvm-clock", not tsc, ` +
+			"so gofio's clock (the kernel's) does not read the CPU's counter; use clocksource=clock_gettime"},
+		{"tsc\n", ""},
+	} {
+		clockSourcePath = filepath.Join(t.TempDir(), "current_clocksource")
+		if err := os.WriteFile(clockSourcePath, []byte(tt.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := &session{files: []string{"[a]\nclocksource=cpu\n"}}
+		p, err := s.run(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if err := p.Unsupported(); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("kernel clock %q: %q, want %q", strings.TrimSpace(tt.src), got, tt.want)
 		}
 	}
 }
