@@ -14,8 +14,8 @@ func TestBlockErrorPercentiles(t *testing.T) {
 		err  string
 	}{
 		{"[a]\nrw=randrw\nblock_error_percentiles=1\n", ""},
-		{"[a]\nrw=randtrim\nblock_error_percentiles=1\n", "gofio: job a: block_error_percentiles with a job that trims is not supported yet"},
-		{"[a]\nblock_error_percentiles=1\nrw=trimwrite\n", "gofio: job a: block_error_percentiles with a job that trims"},
+		{"[a]\nrw=randtrim\nblock_error_percentiles=1\n", "gofio: job a: block_error_percentiles=1 with a job that trims is refused: fio 3.33 aborts on an assertion (block_state_category) there, and gofio does not track trim-block lifetimes; leave block_error_percentiles out (the trim counts and latencies are in the report)"},
+		{"[a]\nblock_error_percentiles=1\nrw=trimwrite\n", "gofio: job a: block_error_percentiles=1 with a job that trims is refused: "},
 		{"[a]\nrw=randtrim\nblock_error_percentiles=0\n", ""},
 	}
 	for _, tt := range tests {

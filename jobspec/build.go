@@ -23,8 +23,8 @@ type Plan struct {
 	Warnings []string
 }
 
-// Unsupported returns an error naming the first option of a job that
-// gofio knows but does not honour yet, or nil.
+// Unsupported returns the error of the first value of a job that gofio
+// refuses on purpose (a *RefusedError), or nil.
 func (p *Plan) Unsupported() error {
 	for _, j := range p.Jobs {
 		if len(j.Unsupported) > 0 {

@@ -277,21 +277,33 @@ func TestCmdlineErrors(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	// An option gofio does not honour is noted, unless it is set to its
-	// default.
-	s := &session{files: []string{"[a]\nprofile=tiobench\n[b]\nverify_dump=0\ndisk_util=1\n"}}
+	// A value gofio refuses on purpose is noted; profile= in a job is
+	// stored and otherwise has no effect, as in fio 3.33.
+	s := &session{files: []string{"[a]\nprofile=nonesuch\n[b]\nverify_dump=0\ndisk_util=1\nnrfiles=2000000\n"}}
 	p, err := s.run(t)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Jobs[0].Unsupported) != 1 || p.Jobs[0].Unsupported[0].Error() != "gofio: option profile is not supported yet" {
-		t.Errorf("a: %v", p.Jobs[0].Unsupported)
+	if len(p.Jobs[0].Unsupported) != 0 || p.Jobs[0].Misc.Profile != "nonesuch" {
+		t.Errorf("a: %v, profile %q", p.Jobs[0].Unsupported, p.Jobs[0].Misc.Profile)
 	}
-	if len(p.Jobs[1].Unsupported) != 0 {
+	want := "gofio: nrfiles=2000000 is refused: fio 3.33 aborts on memory (realloc OOM) when it sets up that many files; " +
+		"spread them over several jobs (numjobs, or jobs with their own filename lists); gofio takes 0 to 1048576"
+	if len(p.Jobs[1].Unsupported) != 1 || p.Jobs[1].Unsupported[0].Error() != want {
 		t.Errorf("b: %v", p.Jobs[1].Unsupported)
 	}
 	if err := p.Unsupported(); err == nil {
 		t.Error("Plan.Unsupported() = nil")
+	}
+}
+
+// TestEveryRowHasSetter: every general option row stores what fio
+// stores, so no value is refused for want of a setter.
+func TestEveryRowHasSetter(t *testing.T) {
+	for _, o := range options {
+		if o.Set == nil && o.Kind != KindSoftDeprecated && o.Kind != KindDeprecated {
+			t.Errorf("%s: no setter", o.Name)
+		}
 	}
 }
 

@@ -215,7 +215,8 @@ func setBSRange(j *Job, value string) error {
 			if j.BSSplit[d] != nil && (j.BS[d] != uint64(lo) || j.MaxBS()[d] != uint64(hi)) {
 				// fio 3.33 keeps drawing from the bssplit list
 				// but within the new range: it spins or does no I/O.
-				return &UnsupportedError{Reason: "a range other than the bssplit given before it"}
+				return &RefusedError{Reason: "fio 3.33 keeps drawing block sizes from the bssplit given before it, " +
+					"within this range, and spins or does no I/O; give a bssplit whose sizes lie in the range, or bsrange alone"}
 			}
 			j.BS[d], j.BSMax[d], j.bsRanged[d] = uint64(lo), uint64(hi), true
 		}
@@ -242,8 +243,15 @@ func setBSSplit(j *Job, value string) error {
 				}
 				size, pct, _ := strings.Cut(e, "/")
 				sv, err := parseSize(size, j.KBBase)
-				if err != nil || sv.N < 1 {
+				if err != nil {
 					return errNoNumber
+				}
+				if sv.N < 1 {
+					// fio 3.33 (observed): bssplit=0/100 is ignored,
+					// 4k/50:0/50 with bs=16k does no I/O, -1 fails
+					// the job on a block size of 2^64-1.
+					return &RefusedError{Reason: "fio 3.33 reads a block size of 0 or less in bssplit as 0 or 2^64-N, " +
+						"and then ignores the list, does no I/O or fails the job; give sizes of at least 1 (bs for one size)"}
 				}
 				p, _, _ := cStrtoll(pct, 10)
 				last = append(last, BSSplit{Size: uint64(sv.N), Percent: int(min(max(p, 0), 100))})
@@ -263,30 +271,41 @@ func setBSSplit(j *Job, value string) error {
 }
 
 // setPerDirUint returns a setter for a per-direction size option.
+// setPerDirUint returns the setter of a per-direction unsigned option
+// (ba, rate, rate_min): each piece that reads sets its direction, stored
+// as fio's unsigned 64-bit field stores it (rate=-1 is 2^64-1, a
+// percentage N% is 2^64-1-N: no limit to speak of).
 func setPerDirUint(field func(*Job) *[3]uint64) func(*Job, string) error {
+	return perDirUint(field, func(v int64) uint64 { return uint64(v) })
+}
+
+// setPerDirUint32 is setPerDirUint for an option fio keeps in 32 bits
+// (rate_iops, rate_iops_min): rate_iops=50% is 4294967245.
+func setPerDirUint32(field func(*Job) *[3]uint64) func(*Job, string) error {
+	return perDirUint(field, func(v int64) uint64 { return uint64(uint32(v)) })
+}
+
+func perDirUint(field func(*Job) *[3]uint64, conv func(int64) uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 0 })
-		if !set[0] && !set[1] && !set[2] {
-			return errNoNumber
-		}
+		v, set := slots(value, j.KBBase, 3, func(int64) bool { return true })
 		f := field(j)
 		for d := range 3 {
 			if set[d] {
-				f[d] = uint64(v[d])
+				f[d] = conv(v[d])
 			}
 		}
 		return nil
 	}
 }
 
+// setPercentageRandom reads percentage_random per direction. fio keeps
+// it in 32 unsigned bits: -5 or 50% (2^64-51) are above 100, which
+// makes every offset random, as 100 does.
 func setPercentageRandom(j *Job, value string) error {
-	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return n >= 0 && n <= 100 })
-	if !set[0] && !set[1] && !set[2] {
-		return errNoNumber
-	}
+	v, set := slots(value, j.KBBase, 3, func(n int64) bool { return int32(n) <= 100 })
 	for d := range 3 {
 		if set[d] {
-			j.PercentageRandom[d] = int(v[d])
+			j.PercentageRandom[d] = int(min(uint32(v[d]), 100))
 		}
 	}
 	return nil

@@ -207,9 +207,9 @@ type Job struct {
 
 	// WaitFor is wait_for: the name of the jobs this one waits for.
 	WaitFor string
-	// Unsupported are the options set for the job that gofio knows but
-	// does not honour yet (*UnsupportedError); running the job is an
-	// error naming the first.
+	// Unsupported are the values set for the job that gofio refuses on
+	// purpose (*RefusedError: fio 3.33 aborts, crashes or gives garbage
+	// on them); running the job is an error naming the first.
 	Unsupported []error
 }
 

@@ -86,5 +86,6 @@ func (j *Job) altClockProblem() string {
 	if id >= 0 && id <= 11 || !logs || !(j.LogUnixEpoch || j.LogAlternateEpoch) {
 		return ""
 	}
-	return fmt.Sprintf("gofio: log_alternate_epoch_clock_id=%d is not supported yet (gofio takes 0 to 11, Linux's clock ids, with log_unix_epoch or log_alternate_epoch: fio 3.33 logs garbage times with others)", id)
+	return fmt.Sprintf("gofio: log_alternate_epoch_clock_id=%d is refused: Linux's clock ids are 0 to 11, and fio 3.33 logs "+
+		"uninitialized times with any other; use 0 (CLOCK_REALTIME, the default) or another id from 0 to 11", id)
 }

@@ -68,8 +68,8 @@ func TestAltClockID(t *testing.T) {
 		{"[a]\nlog_alternate_epoch_clock_id=99\nwrite_bw_log=x\n", ""},
 		{"[a]\nlog_alternate_epoch_clock_id=99\nlog_unix_epoch=1\n", ""},
 		{"[a]\nlog_alternate_epoch_clock_id=11\nlog_unix_epoch=1\nwrite_bw_log=x\n", ""},
-		{"[a]\nlog_alternate_epoch_clock_id=99\nlog_unix_epoch=1\nwrite_bw_log=x\n", "gofio: log_alternate_epoch_clock_id=99 is not supported yet"},
-		{"[a]\nwrite_lat_log=x\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=12\n", "gofio: log_alternate_epoch_clock_id=12 is not supported yet"},
+		{"[a]\nlog_alternate_epoch_clock_id=99\nlog_unix_epoch=1\nwrite_bw_log=x\n", "gofio: log_alternate_epoch_clock_id=99 is refused: Linux's clock ids are 0 to 11, and fio 3.33 logs uninitialized times with any other; use 0 (CLOCK_REALTIME, the default) or another id from 0 to 11"},
+		{"[a]\nwrite_lat_log=x\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=12\n", "gofio: log_alternate_epoch_clock_id=12 is refused: Linux's clock ids are 0 to 11"},
 	}
 	for _, tt := range tests {
 		s := &session{files: []string{tt.file}}

@@ -25,6 +25,10 @@ type MiscOptions struct {
 	IgnoreErrorSet bool
 	// Clock is clocksource.
 	Clock ClockSource
+	// Profile is profile= in a job: fio 3.33 stores the name (any
+	// word, shown in the JSON "job options") and otherwise runs the job
+	// as if it were absent; only --profile runs a profile.
+	Profile string
 	// NoUniqueFilename is unique_filename=0. The option only changes
 	// the names of files a client's jobs create on a server; gofio's
 	// client/server mode names them as with the default.
@@ -158,18 +162,21 @@ var clockSources = choiceValues("clocksource", ClockGettimeofday, ClockGettime, 
 func setClockSource(j *Job, i int, _ string, value string) error {
 	if c := clockSources[i]; c == ClockCPU {
 		if src := kernelClockSource(); src != "tsc" {
-			return &UnsupportedError{Option: "clocksource", Value: value,
-				Reason: fmt.Sprintf("the kernel clock source is %q, not tsc, so gofio's clock does not read the CPU's counter; use clocksource=clock_gettime", src)}
+			return &RefusedError{Option: "clocksource", Value: value,
+				Reason: fmt.Sprintf("the kernel clock source is %q, not tsc, so gofio's clock (the kernel's) does not read the CPU's counter; use clocksource=clock_gettime", src)}
 		}
 	}
 	j.Misc.Clock = clockSources[i]
 	return nil
 }
 
+// clockSourcePath is where the kernel names its current clock source.
+var clockSourcePath = "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
 // kernelClockSource is the kernel's current clock source ("tsc"), or
 // "unknown".
 func kernelClockSource() string {
-	b, err := os.ReadFile("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+	b, err := os.ReadFile(clockSourcePath)
 	if err != nil {
 		return "unknown"
 	}
@@ -185,10 +192,13 @@ func setOpendir(j *Job, value string) error {
 	return nil
 }
 
+// setHugepageSize and setGtodCPU store the first piece, if it reads (the
+// reader refused values fio refuses; hugepage-size=abc,1 leaves it as it
+// was, as in fio).
 func setHugepageSize(j *Job, value string) error {
 	v, err := intPiece("hugepage-size", value, j.KBBase)
 	if err != nil {
-		return err
+		return nil
 	}
 	j.Misc.HugepageSize = uint64(uint32(v))
 	return nil
@@ -197,7 +207,7 @@ func setHugepageSize(j *Job, value string) error {
 func setGtodCPU(j *Job, value string) error {
 	v, err := intPiece("gtod_cpu", value, j.KBBase)
 	if err != nil {
-		return err
+		return nil
 	}
 	// fio's field is unsigned: gtod_cpu=-1 is CPU 4294967295, which its
 	// thread cannot be pinned to (observed: "gtod: setaffinity failed").
@@ -249,7 +259,9 @@ func (j *Job) blockErrorProblem() string {
 	if !j.Misc.BlockErrorPercentiles || !j.RW.Trims() {
 		return ""
 	}
-	return fmt.Sprintf("gofio: job %s: block_error_percentiles with a job that trims is not supported yet (fio 3.33 aborts on an assertion)", j.Name)
+	return fmt.Sprintf("gofio: job %s: block_error_percentiles=1 with a job that trims is refused: fio 3.33 aborts on an assertion "+
+		"(block_state_category) there, and gofio does not track trim-block lifetimes; leave block_error_percentiles out "+
+		"(the trim counts and latencies are in the report)", j.Name)
 }
 
 // MemLen is the length of the job's buffer memory of n bytes: with huge

@@ -194,8 +194,8 @@ func TestHonouredLimits(t *testing.T) {
 		for _, v := range []int64{b.Min - 1, b.Max + 1} {
 			j := defaults()
 			err := o.Set(j, strconv.FormatInt(v, 10))
-			var ue *UnsupportedError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), fmt.Sprintf("gofio takes %d to %d", b.Min, b.Max)) {
+			var re *RefusedError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), fmt.Sprintf("gofio takes %d to %d", b.Min, b.Max)) {
 				t.Errorf("%s=%d (past gofio's limit): %v", o.Name, v, err)
 			}
 			forgetGiven(j)

@@ -203,9 +203,8 @@ func (b *Builder) engineNotLoadable(engine string, job bool) error {
 }
 
 // setOption reads one option's value with fio's checks, prints fio's
-// messages for it and, if fio accepts it, stores it in j. Options gofio
-// does not honour yet are noted in j.Unsupported (unless the value leaves
-// the option at its default).
+// messages for it and, if fio accepts it, stores it in j. Values gofio
+// refuses on purpose (*RefusedError) are noted in j.Unsupported.
 func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) bool {
 	r := reader{job: j, dry: b.cfg.DryRun, readOnly: b.cfg.ReadOnly}
 	if debuglog.On(debuglog.Parse) {
@@ -227,10 +226,10 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 	}
 	switch {
 	case def.Engine != "":
-		if err := setEngineOption(j, def, o.Value); err != nil {
-			j.Unsupported = append(j.Unsupported, &UnsupportedError{Option: def.Name, Value: o.Value})
-		}
-		return true
+		// The reader took the value with fio's checks, and the engine
+		// setters store what fio stores; one that cannot is fio's
+		// "failed parsing".
+		return setEngineOption(j, def, o.Value) == nil
 	case def.Profile != "":
 		return true
 	case def.Name == "ioengine":
@@ -245,9 +244,8 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 	case def.Kind == KindSoftDeprecated:
 		return true // fio accepts these with a notice and ignores them
 	case def.Set == nil:
-		if !isDefault(def, o, r.kbBase()) {
-			j.Unsupported = append(j.Unsupported, &UnsupportedError{Option: def.Name})
-		}
+		// Every row has a setter (TestEveryRowHasSetter).
+		j.Unsupported = append(j.Unsupported, &RefusedError{Option: def.Name, Reason: "internal error: gofio has no setter for this option"})
 		return true
 	}
 	var err error
@@ -258,44 +256,19 @@ func (b *Builder) setOption(j *Job, def *Option, o parser.Option, global bool) b
 	}
 	if err != nil {
 		// fio accepted the value (read decided that, with fio's
-		// messages); a setter that cannot store it marks a value gofio
-		// cannot honour yet, which is an error when the job runs.
-		ue := &UnsupportedError{Option: def.Name, Value: o.Value}
-		errors.As(err, &ue)
-		if ue.Option == "" {
-			ue.Option = def.Name
+		// messages); a setter refuses only a value gofio refuses on
+		// purpose, which is an error when the job runs.
+		re := &RefusedError{Option: def.Name, Value: o.Value, Reason: "internal error: " + err.Error()}
+		errors.As(err, &re)
+		if re.Option == "" {
+			re.Option = def.Name
 		}
-		if ue.Value == "" && o.HasValue {
-			ue.Value = o.Value
+		if re.Value == "" && o.HasValue {
+			re.Value = o.Value
 		}
-		j.Unsupported = append(j.Unsupported, ue)
+		j.Unsupported = append(j.Unsupported, re)
 	}
 	return true
-}
-
-// isDefault reports whether an option is set to the value it has anyway,
-// which gofio can honour without implementing the option.
-func isDefault(def *Option, o parser.Option, kbBase int) bool {
-	if !o.HasValue {
-		return false
-	}
-	if o.Value == def.Default {
-		return true
-	}
-	switch def.Kind {
-	case KindBool, KindInt, KindInt64, KindSize, KindTimeSec, KindTimeUsec:
-		d := def.Default
-		if d == "" {
-			d = "0"
-		}
-		a, err1 := parseSize(o.Value, kbBase)
-		c, err2 := parseSize(d, kbBase)
-		return err1 == nil && err2 == nil && a == c && !strings.ContainsAny(o.Value, ",:-")
-	case KindFlag:
-		v, _, err := parseInt(o.Value)
-		return err == nil && v == 0
-	}
-	return false
 }
 
 var names []string

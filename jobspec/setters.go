@@ -81,8 +81,8 @@ func honour(o *Option, value string, v int64) error {
 	if b == nil || (v >= b.Min && v <= b.Max) {
 		return nil
 	}
-	return &UnsupportedError{Option: o.Name, Value: value,
-		Reason: fmt.Sprintf("gofio takes %d to %d: %s", b.Min, b.Max, b.Why)}
+	return &RefusedError{Option: o.Name, Value: value,
+		Reason: fmt.Sprintf("%s; gofio takes %d to %d", b.Why, b.Min, b.Max)}
 }
 
 // anyPiece reports whether some piece of a multi-value option reads as a
@@ -138,60 +138,55 @@ func (f boolFunc) store(o *Option, j *Job, value string, p parsed) error {
 }
 
 // setFlag returns a setter for a flag option: no value means on, a number
-// is on unless it is 0.
+// is on unless it is 0. fio stores the first piece only, when it reads:
+// hipri=abc,1 (the reader took the 1) leaves the flag as it was.
 func setFlag(field func(*Job) *bool) func(*Job, string) error {
 	return func(j *Job, value string) error {
 		if value == "" {
 			*field(j) = true
 			return nil
 		}
-		v, ok := firstNumber(value, 1024)
-		if !ok {
-			return errNoNumber
+		if v, ok := firstNumber(value, 1024); ok {
+			*field(j) = v != 0
 		}
-		*field(j) = v != 0
 		return nil
 	}
 }
 
 // setTime returns a setter for a time option stored in µs (fio stores
-// the first piece).
+// the first piece, if it reads: runtime=abc,1 leaves runtime as it was).
 func setTime(defUnit uint64, field func(*Job) *uint64) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		v, err := parseTimeInt(pieces(value, true)[0].Text, int64(defUnit))
-		if err != nil {
-			return err
+		if v, err := parseTimeInt(pieces(value, true)[0].Text, int64(defUnit)); err == nil {
+			*field(j) = uint64(v)
 		}
-		*field(j) = uint64(v)
 		return nil
 	}
 }
 
-// setSizeLast returns a setter for a size option whose handler runs on
-// every piece, so the last piece that reads wins. Percentages and zone
-// counts are not taken by these options.
-func setSizeLast(field func(*Job) *uint64) func(*Job, string) error {
-	return func(j *Job, value string) error {
-		var ok bool
-		for _, p := range pieces(value, true) {
-			if isZones(p.Text) {
-				return &UnsupportedError{Option: "", Value: value}
-			}
-			v, err := parseSize(p.Text, j.KBBase)
-			if err != nil {
-				continue
-			}
-			if v.Percent {
-				return &UnsupportedError{Value: value}
-			}
-			*field(j) = uint64(v.N)
-			ok = true
-		}
-		if !ok {
-			return errNoNumber
-		}
+// firstSizeStore is the typed setter of a size option fio stores without
+// a handler of its own (number_ios, verify_backlog, lockmem, zonesize,
+// ...): fio 3.33 stores the first piece, if it reads, and nothing else
+// (number_ios=5,10 is 5; number_ios=x,5 leaves it unset). A percentage
+// is stored as fio stores it, 2^64-1-N (number_ios=50% is no limit).
+// A KindInt row (offset_align) is an int field to fio's parser: it
+// writes the low 32 bits of the value, keeping the high ones.
+type firstSizeStore func(*Job) *uint64
+
+// storeFirstSize returns the typed setter storing a size option's first
+// piece in field.
+func storeFirstSize(field func(*Job) *uint64) storer { return firstSizeStore(field) }
+
+func (f firstSizeStore) store(o *Option, j *Job, value string, p parsed) error {
+	if !p.firstOK {
 		return nil
 	}
+	v := uint64(p.first.N)
+	if o.Kind == KindInt {
+		v = *f(j)&^0xffffffff | uint64(uint32(v))
+	}
+	*f(j) = v
+	return nil
 }
 
 // setSizePctZones returns the setter of offset or io_size: a size, N% of
@@ -414,29 +409,29 @@ func setFileSize(j *Job, value string) error {
 }
 
 // setRWMix returns the setter of rwmixread (read=true) or rwmixwrite: its
-// handler runs on every piece in range, the last one wins, and it sets
-// the other direction to the rest of 100.
+// handler runs on every piece that reads, the last one wins, and it sets
+// the other direction to the rest of 100. fio keeps both in 32 unsigned
+// bits, and the reader let through what fio takes: a negative number or
+// a percentage (2^64-1-N) is above 100, and so is the rest of 100 from
+// it, so every I/O reads (observed: rwmixread=50% and rwmixwrite=50% only
+// read), which RWMixRead 100 does.
 func setRWMix(read bool) func(*Job, string) error {
 	return func(j *Job, value string) error {
-		ok := false
 		for _, p := range pieces(value, true) {
 			s, err := parseSize(p.Text, j.KBBase)
 			if err != nil {
 				continue
 			}
-			v := int64(int32(s.plain()))
-			if v < 0 || v > 100 {
-				continue
-			}
-			ok = true
-			if read {
+			switch v := int32(s.plain()); {
+			case v > 100:
+				continue // fio refuses it (the reader did)
+			case v < 0:
+				j.RWMixRead = 100
+			case read:
 				j.RWMixRead = int(v)
-			} else {
+			default:
 				j.RWMixRead = 100 - int(v)
 			}
-		}
-		if !ok {
-			return errNoNumber
 		}
 		return nil
 	}

@@ -73,15 +73,10 @@ type Option struct {
 	Help         string
 	Parent       string
 	Choices      []Choice
-	// Unhonoured are the choice words gofio knows but does not honour
-	// yet, each with the reason (a gofio-only limit): the setter stores
-	// the word's value and returns an *UnsupportedError saying why, so
-	// a job using it does not run.
-	Unhonoured map[string]string
 	// Honoured, when set, is the range of an integer option gofio
 	// honours where it is narrower than fio's Range (a gofio-only
-	// limit): the setter refuses a value fio takes outside it with an
-	// *UnsupportedError saying so, and stores nothing.
+	// limit): the setter refuses a value fio takes outside it with a
+	// *RefusedError saying why, and stores nothing.
 	Honoured *Bounds
 	// Hidden options are left out of --cmdhelp=all.
 	Hidden bool
@@ -202,22 +197,26 @@ func (e *ValueError) Error() string {
 	return fmt.Sprintf("fio: failed parsing %s=%s", e.Option, e.Value)
 }
 
-// UnsupportedError is an option fio knows that gofio does not honour yet.
-type UnsupportedError struct {
+// RefusedError is a value fio 3.33 takes that gofio refuses on purpose:
+// fio aborts, crashes, hangs or gives garbage on it, or the machine lacks
+// what it needs. Reason says which, and how to get what was meant; every
+// refusal has a row in docs/compat.md.
+type RefusedError struct {
 	Option string
-	// Value, when set, is the value gofio cannot honour (the option
-	// itself is supported).
+	// Value is the value refused, as written ("" for the option alone).
 	Value string
-	// Reason, when set, says why, in a parenthesis after the message.
+	// Reason says why gofio refuses it; it is never empty.
 	Reason string
 }
 
-func (e *UnsupportedError) Error() string {
-	if e.Value != "" && e.Reason != "" {
-		return fmt.Sprintf("gofio: %s=%s is not supported yet (%s)", e.Option, e.Value, e.Reason)
-	}
+func (e *RefusedError) Error() string {
+	what := e.Option
 	if e.Value != "" {
-		return fmt.Sprintf("gofio: %s=%s is not supported yet", e.Option, e.Value)
+		what += "=" + e.Value
 	}
-	return fmt.Sprintf("gofio: option %s is not supported yet", e.Option)
+	reason := e.Reason
+	if reason == "" {
+		reason = "internal error: no reason given"
+	}
+	return fmt.Sprintf("gofio: %s is refused: %s", what, reason)
 }

@@ -10,11 +10,11 @@ import (
 // the job's delay is drawn when it is added (drawStartDelay).
 func setStartDelay(j *Job, value string) error {
 	ps := pieces(value, true)
-	v, err := parseTimeInt(ps[0].Text, second)
-	if err != nil {
-		return err
+	// fio stores the first piece if it reads (startdelay=abc,1 keeps
+	// the low end as it was).
+	if v, err := parseTimeInt(ps[0].Text, second); err == nil {
+		j.StartDelay, j.StartDelayHigh = uint64(v), 0
 	}
-	j.StartDelay, j.StartDelayHigh = uint64(v), 0
 	if len(ps) > 1 {
 		if hi, err := parseTimeInt(ps[1].Text, second); err == nil {
 			j.StartDelayHigh = uint64(hi)

@@ -73,9 +73,7 @@ func (r *reader) refusal(o *Option, value string) error {
 }
 
 // choiceStore is the typed setter of a choice row: the i-th word of the
-// row's Choices stores values[i]. A word the row marks Unhonoured is
-// stored too (the job's later checks see what was asked for) and makes
-// it return gofio's error for the word.
+// row's Choices stores values[i].
 type choiceStore[T any] struct {
 	field  func(*Job) *T
 	values []T
@@ -91,24 +89,16 @@ func (c choiceStore[T]) arity() int { return len(c.values) }
 
 func (c choiceStore[T]) store(o *Option, j *Job, value string, p parsed) error {
 	*c.field(j) = c.values[p.choice]
-	if why, ok := o.Unhonoured[o.Choices[p.choice].Word]; ok {
-		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
-	}
 	return nil
 }
 
 // choiceFunc is the typed setter of a choice row whose values say more
 // than their word (rw=randread:8, mem=mmap:PATH): it gets the index of
-// the word in the row's Choices, the word, and the value as written. A
-// word the row marks Unhonoured is refused before it is called.
+// the word in the row's Choices, the word, and the value as written.
 type choiceFunc func(j *Job, i int, word, value string) error
 
 func (f choiceFunc) store(o *Option, j *Job, value string, p parsed) error {
-	w := o.Choices[p.choice].Word
-	if why, ok := o.Unhonoured[w]; ok {
-		return &UnsupportedError{Option: o.Name, Value: value, Reason: why}
-	}
-	return f(j, p.choice, w, value)
+	return f(j, p.choice, o.Choices[p.choice].Word, value)
 }
 
 // choiceValues declares that the setter of the choice option name maps

@@ -191,7 +191,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	mon.start()
 	var acts *actSlices
-	if s.parse.profile == "act" && len(plan.Jobs) > 0 {
+	act := s.parse.profile == "act" && !s.parse.actPrep
+	if act && len(plan.Jobs) > 0 {
 		acts = startActSlices(prog, time.Duration(plan.Jobs[0].Runtime)*time.Microsecond)
 	}
 	if s.idleProf != "" {
@@ -219,7 +220,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := live.finish(oc.Result); err != nil {
 		fmt.Fprintln(stderr, err)
 	}
-	if s.parse.profile == "act" {
+	if act {
 		// ACT's table comes before the report, on the informational
 		// stream (fio prints it on stdout).
 		rows := acts.finish(oc.Result)

@@ -144,20 +144,75 @@ var actCriteria = []struct {
 	maxPerc float64
 }{{1, 5}, {8, 1}, {64, 0.1}}
 
+// actGlobal are the global options of every --profile=act run.
+var actGlobal = []profileOpt{
+	{name: "direct", value: "1"},
+	{name: "ioengine", value: "sync"},
+	{name: "random_generator", value: "lfsr"},
+	{name: "group_reporting", value: "1"},
+	{name: "thread", set: true},
+}
+
+// actPrep reports whether the act profile's prep option is on: given
+// without a value, or with a first piece that is a number other than 0
+// (a flag, as fio reads it).
+func (v profileValues) actPrep() bool {
+	s, ok := v["prep"]
+	if !ok {
+		return false
+	}
+	if s == "" {
+		return true
+	}
+	first, _, _ := strings.Cut(s, ",")
+	n, err := strconv.ParseInt(strings.TrimSpace(first), 0, 64)
+	return err == nil && n != 0
+}
+
+// actPrepJobs are the jobs of --profile=act --prep, ACT's prep phase (its
+// act_prep tool), which fio 3.33 crashes on (a buffer overflow): per
+// device, a sequential write of 1 MiB zero-filled blocks over the whole
+// device, then, once that is done, a random write of 4 KiB blocks (fio's
+// random buffers, iodepth 64 with libaio; the lfsr generator writes each
+// block once) that salts it. These are the jobs fio's act profile
+// generates for prep; like ACT's act_prep, the prep runs alone, without
+// the read and write load (run --profile=act again without --prep for
+// the test), and prints no latency table.
+func actPrepJobs(devs []string) []profileOpt {
+	opts := slices.Clone(actGlobal)
+	for _, d := range devs {
+		opts = append(opts,
+			profileOpt{name: "name", value: "act-prep-zeroes-" + d},
+			profileOpt{name: "filename", value: d},
+			profileOpt{name: "bs", value: "1048576"},
+			profileOpt{name: "zero_buffers", set: true},
+			profileOpt{name: "rw", value: "write"},
+			profileOpt{name: "name", value: "act-prep-salt-" + d},
+			profileOpt{name: "stonewall", set: true},
+			profileOpt{name: "filename", value: d},
+			profileOpt{name: "bs", value: "4096"},
+			profileOpt{name: "ioengine", value: "libaio"},
+			profileOpt{name: "iodepth", value: "64"},
+			profileOpt{name: "rw", value: "randwrite"},
+		)
+	}
+	return opts
+}
+
 // actJobs are the jobs of --profile=act: per device a random-read job of
 // threads-per-queue threads sharing the read load, and a random-write job
-// of large blocks. fio 3.33 crashes for more than one device, a load
-// other than 1 and with prep (observed); gofio runs the first two and
-// refuses prep. As in fio, large-block-op-kbytes is in bytes (its default
-// 131072 is ACT's 128 KiB block).
+// of large blocks; with prep, ACT's prep phase instead (actPrepJobs).
+// fio 3.33 crashes for more than one device, a load other than 1 and
+// with prep (observed); gofio runs them. As in fio, large-block-op-kbytes
+// is in bytes (its default 131072 is ACT's 128 KiB block).
 func actJobs(v profileValues) ([]profileOpt, error) {
 	devs := strings.Split(v["device-names"], ",")
 	devs = slices.DeleteFunc(devs, func(d string) bool { return d == "" })
 	if len(devs) == 0 {
 		return nil, fmt.Errorf("act: you need to set IO target(s) with the device-names option.\nfio: profile act prep failed")
 	}
-	if _, ok := v["prep"]; ok && v["prep"] != "0" {
-		return nil, fmt.Errorf("gofio: option prep of profile act (ACT's prep phase) is not supported yet")
+	if v.actPrep() {
+		return actPrepJobs(devs), nil
 	}
 	load, err := v.int("load", 1)
 	if err != nil {
@@ -187,15 +242,10 @@ func actJobs(v profileValues) ([]profileOpt, error) {
 		return nil, fmt.Errorf("gofio: act: large-block-op-kbytes (%d bytes) must be at least the read size (%d bytes; fio 3.33 crashes)", wsize, rsize)
 	}
 	perWrite := wsize / rsize
-	opts := []profileOpt{
-		{name: "direct", value: "1"},
-		{name: "ioengine", value: "sync"},
-		{name: "random_generator", value: "lfsr"},
-		{name: "group_reporting", value: "1"},
-		{name: "thread", set: true},
-		{name: "runtime", value: fmt.Sprintf("%ds", us/1000000)},
-		{name: "time_based", value: "1"},
-	}
+	opts := append(slices.Clone(actGlobal),
+		profileOpt{name: "runtime", value: fmt.Sprintf("%ds", us/1000000)},
+		profileOpt{name: "time_based", value: "1"},
+	)
 	for _, d := range devs {
 		opts = append(opts,
 			profileOpt{name: "name", value: "act-read-" + d},
@@ -261,6 +311,7 @@ func (s *settings) addProfileJobs(b *jobspec.Builder, cl *parser.CommandLine) er
 	if err != nil {
 		return err
 	}
+	s.parse.actPrep = profile == "act" && profileOptionValues(cl, profile).actPrep()
 	own := map[string]bool{}
 	for _, o := range jobspec.ProfileOptions(profile) {
 		own[o.Name] = true

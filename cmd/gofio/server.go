@@ -115,7 +115,7 @@ func (b *serverBackend) JobLine(ctx context.Context, argv []string, errs io.Writ
 		}
 		io.WriteString(errs, msg.String())
 		if strings.HasPrefix(msg.String(), "gofio:") {
-			return errNoRun // not supported yet: gofio's message, no run
+			return errNoRun // refused by gofio (its message said why): no run
 		}
 		bad, end = i, i+1
 		if o.HasValue && !strings.Contains(argv[i], "=") {
