@@ -6,8 +6,10 @@
 //	go run ./bench -gofio bin/gofio [-rounds 5] [-runtime 3] [-only null,psync]
 //
 // Each round runs fio then gofio (A B A B ...), so slow drifts of a noisy
-// machine hit both alike. Results are medians over the rounds; the ratio
-// column also shows the smallest and largest per-round ratio.
+// machine hit both alike, each after a sync(2), so that none pays for the
+// writeback of what the run before it wrote. Results are medians over
+// the rounds; the ratio column also shows the smallest and largest
+// per-round ratio.
 //
 // CPU time is the user + system time of the process and every child it
 // waited for (fio's job processes). Peak RSS is measured through GNU time
@@ -276,6 +278,11 @@ func runOne(binary, dir string, j job) (sample, error) {
 		args = append([]string{"-f", "%M", "-o", rssFile, binary}, args...)
 		binary = gnuTime
 	}
+	// Write back what the run before left dirty, so that no run pays
+	// for its predecessor's writeback: on the fast device a buffered
+	// writer's leftover 64 MiB took the next run's first open
+	// (invalidate=1's fadvise) 100-150 ms to write back.
+	syscall.Sync()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr

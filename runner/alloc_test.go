@@ -49,7 +49,16 @@ func steadyWorker(tb testing.TB, dir string, args ...string) *worker {
 		}
 		tb.Fatalf("newWorker: %v", err)
 	}
+	// The worker's thread: a thread-bound engine (io_uring) is driven
+	// from it and closed on it (release) before it is unlocked.
+	runtime.LockOSThread()
+	tb.Cleanup(runtime.UnlockOSThread)
 	tb.Cleanup(w.release)
+	if b, ok := w.eng.(engine.ThreadBinder); ok {
+		if err := b.BindThread(); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	w.prog.jp = &jobProgress{}
 	w.epoch = clock.Now()
 	w.startMeasuring(w.epoch)

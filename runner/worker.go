@@ -173,7 +173,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	eng, err := info.New(engine.Config{IODepth: depth, Units: w.units, Direct: j.Direct, Options: j.EngineOptions,
 		Job: j.Name, Files: len(files), OpenFiles: min(len(files), cmp.Or(max(j.OpenFiles, 0), len(files))), Seed: j.RandSeed, PrioSeed: w.gen.seeds[seedPrio], RW: j.RW, NoAdvice: j.FadviseHint == jobspec.FadviseNone,
 		MayHang: mayHang, Paths: filePaths(files), Dir: firstOr(j.Directory), FileSize: j.FileSize[1],
-		Filenames: j.Filename, JobNum: j.JobNum, Runtime: j.Runtime})
+		Filenames: j.Filename, JobNum: j.JobNum, Runtime: j.Runtime, ThreadBound: !j.Misc.SubmitOffload})
 	if err != nil {
 		w.release()
 		return nil, err
@@ -304,6 +304,14 @@ func (w *worker) run(stop <-chan struct{}) {
 	if !w.threadStart() {
 		w.passGate(false)
 		return
+	}
+	if tb, ok := w.eng.(engine.ThreadBinder); ok {
+		defer tb.CloseOnThread() // before the thread is unlocked
+		if err := tb.BindThread(); err != nil {
+			w.fail(errno.Of(err), "io_uring_register")
+			w.passGate(false)
+			return
+		}
 	}
 	w.gen.paceStop = stop
 	j := w.job

@@ -120,6 +120,18 @@ type Connector interface {
 	Connect() error
 }
 
+// ThreadBinder is implemented by engines whose kernel state belongs to
+// the thread that drives it: an io_uring set up for a single submitter
+// (IORING_SETUP_SINGLE_ISSUER, DEFER_TASKRUN, as fio 3.33 sets up its
+// rings). The runner calls BindThread on the job's locked thread before
+// the job's first I/O, and CloseOnThread on that thread when the job is
+// done, before the thread is unlocked; a job that never starts is
+// closed by Close, on any thread, with nothing in flight.
+type ThreadBinder interface {
+	BindThread() error
+	CloseOnThread() error
+}
+
 // Noticer is implemented by engines that announce themselves when a job
 // starts, as fio's cpuio does ("NAME (noop): ioengine=cpuio, ...").
 type Noticer interface {
@@ -172,6 +184,11 @@ type Config struct {
 	JobNum int
 	// Runtime is the job's runtime in µs, 0 when none (exec's %r).
 	Runtime uint64
+	// ThreadBound tells that one thread drives the engine and calls its
+	// BindThread (ThreadBinder) before the first I/O: the runner's jobs,
+	// except with io_submit_mode=offload, whose submission thread is not
+	// the job's.
+	ThreadBound bool
 }
 
 // Info describes one registered engine.

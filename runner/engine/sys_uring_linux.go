@@ -14,12 +14,16 @@ import (
 
 // Setup flags (io_uring_params.flags).
 const (
-	uringSetupIOPoll = 1 << 0  // IORING_SETUP_IOPOLL: busy-poll for completions
-	uringSetupSQPoll = 1 << 1  // IORING_SETUP_SQPOLL: a kernel thread polls the SQ
-	uringSetupSQAff  = 1 << 2  // IORING_SETUP_SQ_AFF: pin it to sq_thread_cpu
-	uringSetupClamp  = 1 << 4  // IORING_SETUP_CLAMP: clamp entries to the maximum
-	uringSetupSQE128 = 1 << 10 // IORING_SETUP_SQE128: 128-byte SQEs (io_uring_cmd)
-	uringSetupCQE32  = 1 << 11 // IORING_SETUP_CQE32: 32-byte CQEs (io_uring_cmd)
+	uringSetupIOPoll       = 1 << 0  // IORING_SETUP_IOPOLL: busy-poll for completions
+	uringSetupSQPoll       = 1 << 1  // IORING_SETUP_SQPOLL: a kernel thread polls the SQ
+	uringSetupSQAff        = 1 << 2  // IORING_SETUP_SQ_AFF: pin it to sq_thread_cpu
+	uringSetupClamp        = 1 << 4  // IORING_SETUP_CLAMP: clamp entries to the maximum
+	uringSetupRDisabled    = 1 << 6  // IORING_SETUP_R_DISABLED: start disabled (IORING_REGISTER_ENABLE_RINGS)
+	uringSetupCoopTaskrun  = 1 << 8  // IORING_SETUP_COOP_TASKRUN: no interrupt to run completion work
+	uringSetupSQE128       = 1 << 10 // IORING_SETUP_SQE128: 128-byte SQEs (io_uring_cmd)
+	uringSetupCQE32        = 1 << 11 // IORING_SETUP_CQE32: 32-byte CQEs (io_uring_cmd)
+	uringSetupSingleIssuer = 1 << 12 // IORING_SETUP_SINGLE_ISSUER: one thread submits
+	uringSetupDeferTaskrun = 1 << 13 // IORING_SETUP_DEFER_TASKRUN: completion work runs when the submitter waits
 )
 
 // Features (io_uring_params.features).
@@ -70,10 +74,11 @@ const uringFsyncDatasync = 1 << 0
 
 // io_uring_register opcodes.
 const (
-	uringRegisterBuffers   = 0 // IORING_REGISTER_BUFFERS
-	uringUnregisterBuffers = 1 // IORING_UNREGISTER_BUFFERS
-	uringRegisterFiles     = 2 // IORING_REGISTER_FILES
-	uringRegisterFilesUpd  = 6 // IORING_REGISTER_FILES_UPDATE
+	uringRegisterBuffers   = 0  // IORING_REGISTER_BUFFERS
+	uringUnregisterBuffers = 1  // IORING_UNREGISTER_BUFFERS
+	uringRegisterFiles     = 2  // IORING_REGISTER_FILES
+	uringRegisterFilesUpd  = 6  // IORING_REGISTER_FILES_UPDATE
+	uringRegisterEnable    = 12 // IORING_REGISTER_ENABLE_RINGS
 )
 
 // uringFilesUpdate is struct io_uring_files_update: Fds points to the
