@@ -242,6 +242,13 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	return w, nil
 }
 
+// maxBS is the largest block size of any direction, used or not (fio
+// 3.33 weighs a rw=read job with bs=4k,8k by its 8k writes' size).
+func maxBS(j *jobspec.Job) uint64 {
+	m := j.MaxBS()
+	return max(m[0], m[1], m[2])
+}
+
 // minBS is the smallest block size of the directions the job uses.
 func minBS(j *jobspec.Job) uint64 {
 	m := uint64(0)
@@ -347,7 +354,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		default:
 			w.asyncLoop(stop)
 		}
-		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more(false) {
+		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more() {
 			w.setState(StateFsyncing)
 			for i, f := range w.files {
 				if f.fd < 0 {
@@ -364,7 +371,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		} else {
 			w.endLoop()
 		}
-		if !w.more(true) {
+		if !w.more() {
 			break
 		}
 		if w.ios == 0 {
@@ -468,9 +475,8 @@ func (w *worker) endLoop() {
 	}
 }
 
-// more reports whether another loop should run (afterLoop) — or, inside a
-// loop, whether this is the last one.
-func (w *worker) more(afterLoop bool) bool {
+// more reports, at the end of a loop, whether another loop should run.
+func (w *worker) more() bool {
 	if w.stopping || w.err != 0 {
 		return false
 	}
@@ -490,24 +496,25 @@ func (w *worker) more(afterLoop bool) bool {
 	if (w.gen.zone != nil || w.zbd != nil) && j.IOSize == 0 && w.gen.loops >= j.Loops {
 		return false // strided or zbd zones may end a loop early (zone.go, zbd.go)
 	}
-	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
-		// A loop that ended early with every file used up (rw=randread:N
-		// reaching the end of a file) is the last, as in fio.
-		return false
-	}
-	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
-		return false // rw=read:N ends a loop at the file's end (iogen.go)
-	}
 	if w.zbd != nil {
 		return w.totalIssued < w.totalLimit // zbd.go: a whole block while bytes are left
 	}
-	if w.gen.loops >= j.Loops && w.totalIssued >= w.totalLimit/uint64(max(j.Loops, 1)) {
-		// Past the loops, as in fio 3.33, another loop runs only while
-		// the job has done less than a loop's amount (io_size above
-		// size): a short last block leaves no loop for the rest.
+	if w.gen.loops < j.Loops {
+		// A loop stops at the job's limit (nextIO) or with its files used
+		// up; the loops asked for run on while the limit is not reached.
+		return w.totalIssued < w.totalLimit
+	}
+	// Past the loops, as observed in fio 3.33, another loop runs while
+	// the job has done less than one loop's amount (io_size, or size) by
+	// at least the largest block size of any direction, unless every
+	// file was used up and io_size is not set: rw=read with size=32k,
+	// io_size=80k and loops=2 reads the file three times, rw=read:4k
+	// with size=36k reads 20k once, with io_size=100k five times.
+	loop := w.totalLimit / uint64(max(j.Loops, 1))
+	if w.totalIssued >= loop || loop-w.totalIssued < maxBS(j) {
 		return false
 	}
-	return w.totalIssued+minBS(j) <= w.totalLimit
+	return j.IOSize > 0 || j.IOSizePct > 0 || slices.Contains(w.exhaust, false)
 }
 
 // endFsyncFailed reports a failed end_fsync as fio 3.33 does: it queues
