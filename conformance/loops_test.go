@@ -14,9 +14,10 @@ import (
 // and starts the next: a loop ends when its files are used up (a
 // sequential direction at the end of the file, a full random map) or
 // when the job's limit, io_size or size times loops over all loops, is
-// reached; past the loops another runs while less than a loop's amount
-// is done by at least the largest block size. Each runs on one file of
-// fileSize bytes (F), unless fileSize is 0.
+// reached, and with an asynchronous engine when it has queued the job's
+// size; past the loops another runs while less than a loop's amount is
+// done by at least the largest block size. Each runs on one file of
+// fileSize bytes (F), unless fileSize is 0 (the job's own files).
 var loopCases = []randomCase{
 	// rw=rw: the first loop runs on until a direction reaches the end.
 	{name: "rw-loops2", args: "--rw=rw --bs=4k --size=64k --loops=2", fileSize: 64 << 10},
@@ -52,6 +53,21 @@ var loopCases = []randomCase{
 	{name: "zipf-loops2", args: "--rw=randread --random_distribution=zipf --bs=4k --size=32k --loops=2", fileSize: 32 << 10},
 	// With the map each loop uses the file up and repeats the first.
 	{name: "randrw-loops3", args: "--rw=randrw --bs=4k --size=64k --loops=3", fileSize: 64 << 10},
+	// An asynchronous engine also ends a loop once it has queued the
+	// job's size (random writes under norandommap: io_size if larger).
+	{name: "libaio-rw-loops2", args: "--ioengine=libaio --iodepth=4 --rw=rw --bs=4k --size=64k --loops=2", fileSize: 64 << 10},
+	{name: "libaio-norandommap-loops3", args: "--ioengine=libaio --iodepth=2 --rw=randread --norandommap --bs=4k --size=32k --loops=3", fileSize: 32 << 10},
+	{name: "libaio-norandommap-iosize", args: "--ioengine=libaio --rw=randread --norandommap --bs=4k --size=32k --io_size=48k", fileSize: 32 << 10},
+	{name: "libaio-norandommap-write-iosize", args: "--ioengine=libaio --iodepth=2 --rw=randwrite --norandommap --bs=4k --size=32k --io_size=48k --loops=2", fileSize: 32 << 10},
+	{name: "libaio-readskip-iosize-loops2", args: "--ioengine=libaio --rw=read:4k --bs=4k --size=32k --io_size=24k --loops=2", fileSize: 32 << 10},
+	{name: "libaio-write-iosize-half-loops2", args: "--ioengine=libaio --iodepth=4 --rw=write --bs=1m --size=8M --io_size=4M --loops=2", fileSize: 8 << 20},
+	// Verifying jobs (fio closes and reopens the file for the verify
+	// phase, so file actions are not compared: fileSize 0).
+	{name: "verify-norandommap-loops2", args: "--rw=randwrite --norandommap --verify=crc32c --bs=4k --size=32k --loops=2"},
+	{name: "verify-backlog-norandommap-loops2", args: "--rw=randwrite --norandommap --verify=crc32c --verify_backlog=3 --bs=4k --size=32k --loops=2"},
+	{name: "verify-rw-loops2", args: "--rw=rw --verify=crc32c --bs=4k --size=32k --loops=2"},
+	{name: "libaio-verify-norandommap-loops2", args: "--ioengine=libaio --iodepth=4 --rw=randwrite --norandommap --verify=crc32c --bs=4k --size=32k --loops=2"},
+	{name: "libaio-verify-rw-loops2", args: "--ioengine=libaio --iodepth=4 --rw=rw --verify=crc32c --bs=4k --size=32k --loops=2"},
 }
 
 // TestLoops runs each loopCases job with fio and gofio and compares

@@ -305,6 +305,9 @@ func (w *worker) next(u *engine.IOUnit, now int64) bool {
 		return false
 	}
 	u.ErrFn = ""
+	if w.loopQueued >= w.loopCap && !w.gen.twPending && (w.vfy == nil || !w.vfy.Reading) {
+		return false // the loop's queued bytes (queuedCap)
+	}
 	if w.trace != nil {
 		return w.traceNext(u, now) // iolog_trace.go
 	}
@@ -846,7 +849,11 @@ func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if u.Op == engine.OpTrim && w.zbd != nil {
 		return w.zbdTrim(u) // zbd.go
 	}
-	return w.eng.Queue(u)
+	st := w.eng.Queue(u)
+	if st == engine.Queued {
+		w.loopQueued += uint64(len(u.Buf))
+	}
+	return st
 }
 
 // preRead reads every file's region once before the job starts

@@ -68,6 +68,8 @@ type worker struct {
 	// Limits.
 	regionBytes uint64 // bytes per loop (sum of file regions)
 	loopIssued  uint64 // bytes issued this loop
+	loopQueued  uint64 // bytes the engine queued this loop (not completed in Queue)
+	loopCap     uint64 // loopQueued that ends a loop (asynchronous engines); ^0: none
 	totalIssued uint64 // bytes issued over all loops
 	totalLimit  uint64 // io_size or size × loops; 0 for time_based
 	ios         uint64 // I/Os issued this loop
@@ -220,6 +222,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		// cpuio: no bytes move, so only runtime ends the job.
 		w.regionBytes, w.totalLimit = ^uint64(0), ^uint64(0)
 	}
+	w.loopCap = w.queuedCap()
 	if err := w.initGen(); err != nil {
 		w.release()
 		return nil, err
@@ -240,6 +243,35 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.ramp = int64(j.RampTime) * 1000
 	w.lim = limits.New(j)
 	return w, nil
+}
+
+// queuedCap returns the bytes an asynchronous engine may queue in one
+// loop. As observed in fio 3.33, a loop also ends once the I/Os that the
+// engine queued rather than completed at once (libaio, io_uring,
+// posixaio; not psync, sync or mmap) add up to the job's size: with
+// libaio, rw=rw with size=64k and loops=2 does 16 I/Os per loop (with
+// psync its first loop runs on to the end of a direction), and
+// norandommap reads size bytes per loop. Random writes under norandommap
+// may queue io_size if larger; a job that verifies with verify_backlog,
+// and trimwrite (whose writes count here), twice the size. Not for
+// time_based jobs, zones, or replayed traces, which end their loops
+// their own way.
+func (w *worker) queuedCap() uint64 {
+	j := w.job
+	if j.TimeBased || j.Zone.Mode != jobspec.ZoneNone || len(j.ReadIolog) > 0 {
+		return ^uint64(0)
+	}
+	c := w.regionBytes
+	if j.RW.Writes() && j.RW.Random() && j.NoRandomMap {
+		c = max(c, w.totalLimit/uint64(max(j.Loops, 1)))
+	}
+	if j.Verify.Type != jobspec.VerifyNone && j.RW.Writes() && j.Verify.Backlog > 0 {
+		c += w.regionBytes
+	}
+	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
+		c += w.regionBytes
+	}
+	return c
 }
 
 // maxBS is the largest block size of any direction, used or not (fio
@@ -449,7 +481,7 @@ func (w *worker) batchDone(now int64) {
 // startLoop rewinds the files for one loop.
 func (w *worker) startLoop() {
 	w.loopStart = clock.Now()
-	w.loopIssued = 0
+	w.loopIssued, w.loopQueued = 0, 0
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
