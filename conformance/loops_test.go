@@ -67,6 +67,9 @@ var loopCases = []randomCase{
 	{name: "verify-backlog-norandommap-loops2", args: "--rw=randwrite --norandommap --verify=crc32c --verify_backlog=3 --bs=4k --size=32k --loops=2"},
 	{name: "verify-rw-loops2", args: "--rw=rw --verify=crc32c --bs=4k --size=32k --loops=2"},
 	{name: "libaio-verify-norandommap-loops2", args: "--ioengine=libaio --iodepth=4 --rw=randwrite --norandommap --verify=crc32c --bs=4k --size=32k --loops=2"},
+	{name: "verify-writeskip-loops2", args: "--rw=write:4k --verify=crc32c --bs=4k --size=32k --loops=2"},
+	{name: "verify-writeskip-back", args: "--rw=write:-8k --verify=crc32c --bs=4k --size=32k"},
+	{name: "libaio-verify-writeskip-loops2", args: "--ioengine=libaio --iodepth=4 --rw=write:4k --verify=crc32c --bs=4k --size=32k --loops=2"},
 	{name: "libaio-verify-rw-loops2", args: "--ioengine=libaio --iodepth=4 --rw=rw --verify=crc32c --bs=4k --size=32k --loops=2"},
 }
 

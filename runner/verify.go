@@ -457,7 +457,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
 		v.verified = true
 		t := clock.Now()
-		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap) {
+		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap || w.skip() != 0) {
 			v.Settle()
 		}
 		if w.dbg.On(debuglog.Verify) {
