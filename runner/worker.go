@@ -255,10 +255,11 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 // may queue io_size if larger; a job that verifies with verify_backlog,
 // and trimwrite (whose writes count here), twice the size. Not for
 // time_based jobs, zones, or replayed traces, which end their loops
-// their own way.
+// their own way, nor with io_submit_mode=offload (fio 3.33 then runs
+// libaio's loops as psync's).
 func (w *worker) queuedCap() uint64 {
 	j := w.job
-	if j.TimeBased || j.Zone.Mode != jobspec.ZoneNone || len(j.ReadIolog) > 0 {
+	if j.TimeBased || j.Zone.Mode != jobspec.ZoneNone || len(j.ReadIolog) > 0 || j.Misc.SubmitOffload {
 		return ^uint64(0)
 	}
 	c := w.regionBytes
