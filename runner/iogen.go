@@ -305,6 +305,9 @@ func (w *worker) next(u *engine.IOUnit, now int64) bool {
 		return false
 	}
 	u.ErrFn = ""
+	if w.loopQueued >= w.loopCap && !w.gen.twPending && (w.vfy == nil || !w.vfy.Reading) {
+		return false // the loop's queued bytes (queuedCap)
+	}
 	if w.trace != nil {
 		return w.traceNext(u, now) // iolog_trace.go
 	}
@@ -332,15 +335,26 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 	}
 	room := ^uint64(0)
 	if !j.TimeBased {
-		// Strided zones wrap round the file, which is never used up:
-		// as in fio, only the job's limit ends the loop.
-		byRegion := !g.mapEnds && g.zone == nil
-		if (w.loopIssued >= w.regionBytes && byRegion) || w.totalIssued >= w.totalLimit {
+		// As observed in fio 3.33, a loop ends when its files are used
+		// up (offset), or when the job's limit, io_size or size times
+		// loops over all loops, is reached; nothing else ends it: not a
+		// loop's bytes (rw=rw with loops=2 runs its first loop until a
+		// direction reaches the end of the file, and norandommap's
+		// first loop does all the loops' I/O), nor the bytes left, which
+		// do not cut the last block (size=16k, io_size=10k, bs=4k reads
+		// 12k). Strided and zbd zones keep their own rules (zone.go,
+		// zbd.go).
+		if w.totalIssued >= w.totalLimit {
 			return false
 		}
-		room = w.totalLimit - w.totalIssued
-		if byRegion {
-			room = min(w.regionBytes-w.loopIssued, room)
+		if g.zone != nil || w.zbd != nil {
+			room = w.totalLimit - w.totalIssued
+			if w.zbd != nil && !g.mapEnds {
+				room = min(w.regionBytes-min(w.regionBytes, w.loopIssued), room)
+				if room == 0 {
+					return false
+				}
+			}
 		}
 	}
 	if w.syncDue() {
@@ -398,12 +412,32 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 				g.twPending, g.twFile, g.twOff, g.twLen = true, fi, int64(off), int(bs)
 			}
 		}
-		if (!j.TimeBased || w.seqPasses()) && !g.mapEnds && g.zone == nil && g.fileBytes[fi] >= f.size && !g.twPending {
+		if g.fileBytes[fi] >= f.size && w.doneByBytes() && !g.twPending {
 			w.fileDone(fi)
 		}
 		return true
 	}
 	return false
+}
+
+// doneByBytes reports whether a file is done once its region's bytes are
+// issued in a loop: in a time_based job's passes over several files
+// (seqPasses), in a zbd job without a random map, and where the bytes
+// tell the end of the file, a sequential pass in one direction without
+// rw=read:N (in fio the next offset fails there). A file's bytes do not
+// end a random job without its map (norandommap, a random_distribution),
+// whose loop only the job's limit ends, nor rw=rw, nor rw=read:N.
+func (w *worker) doneByBytes() bool {
+	j := w.job
+	switch {
+	case w.gen.mapEnds || w.gen.zone != nil:
+		return false
+	case j.TimeBased:
+		return w.seqPasses()
+	case w.zbd != nil:
+		return true
+	}
+	return !j.RW.Random() && !(j.RW.Reads() && j.RW.Writes()) && w.skip() == 0
 }
 
 // fillUnit sets u up for one I/O and prepares its buffer.
@@ -465,9 +499,19 @@ func (w *worker) offset(fi int, f *jobFile, d stats.Dir, room uint64) (off, bs u
 	j := w.job
 	g := &w.gen
 	random := j.RW.Random()
-	if !j.TimeBased && !g.mapEnds && g.zone == nil {
-		left := f.size - min(f.size, g.fileBytes[fi])
-		room = min(room, left)
+	switch {
+	case j.TimeBased || g.zone != nil:
+	case w.zbd != nil:
+		if !g.mapEnds {
+			room = min(room, f.size-min(f.size, g.fileBytes[fi]))
+		}
+	case !random:
+		// As in fio, a sequential block must fit before the end of the
+		// region, from where the direction's pass is: a direction that
+		// reaches the end ends the file (rw=rw ends it with the first
+		// direction to get there, rw=read:N where a block ends at the
+		// end or no longer fits; seqOffset).
+		room = f.size - min(f.size, w.seqPos[fi][seqSlot(d)])
 	}
 	// mark: a random offset is marked in the random map. fio takes a
 	// random one, unmarked, where a sequential I/O would start past the
@@ -597,8 +641,10 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 	// With rw=read:N (N > 0) fio 3.33 ends the file's pass where a block
 	// no longer fits before its end, and after a block that ends there,
 	// rather than wrapping: size=128m, bs=1m, rw=read:512k reads 85 MiB
-	// (fio's t0007). It wraps still in a time_based job or when io_size
-	// asks for more than the loop's region.
+	// (fio's t0007); io_size above size then takes more loops, each
+	// from the start. It wraps still in a time_based job, and where the
+	// skip, not a block, passes the end (size=32k, bs=4k, rw=read:4k
+	// reads blocks 0, 2, 4, 6, 0, ... until the job's limit).
 	stopAtEnd := w.seqStopsAtEnd()
 	if *pos+bs > f.size {
 		if stopAtEnd {
@@ -629,7 +675,7 @@ func (w *worker) seqOffset(fi int, f *jobFile, d stats.Dir, bs uint64) (uint64, 
 // (rw=read:N) ends at the file's end instead of wrapping, and the loop
 // with it (see seqOffset).
 func (w *worker) seqStopsAtEnd() bool {
-	return w.skip() > 0 && w.zbd == nil && !w.job.TimeBased && w.totalLimit <= w.regionBytes*uint64(max(w.job.Loops, 1))
+	return w.skip() > 0 && w.zbd == nil && !w.job.TimeBased
 }
 
 // skip is the rw=read:N byte skip of sequential patterns.
@@ -803,7 +849,11 @@ func (w *worker) queue(u *engine.IOUnit) engine.Status {
 	if u.Op == engine.OpTrim && w.zbd != nil {
 		return w.zbdTrim(u) // zbd.go
 	}
-	return w.eng.Queue(u)
+	st := w.eng.Queue(u)
+	if st == engine.Queued {
+		w.loopQueued += uint64(len(u.Buf))
+	}
+	return st
 }
 
 // preRead reads every file's region once before the job starts

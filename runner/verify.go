@@ -427,13 +427,15 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 }
 
 // skipWrites is the write phase of verify_only: it walks the job's I/Os,
-// counting the writes as issued (as fio does) and recording the blocks,
-// without doing them.
+// counting the writes as issued and their bytes as moved (as fio 3.33
+// does: write io_bytes and total_ios as if done, bandwidth and runtime
+// 0, so no write line prints), recording the blocks, without doing them.
 func (w *worker) skipWrites() {
 	u := w.units[0]
 	for w.next(u, w.stamp()) {
 		if u.Op == engine.OpWrite {
 			w.countIssued(u)
+			w.st.Dir[stats.Write].IOBytes += uint64(len(u.Buf))
 		}
 	}
 }
@@ -447,7 +449,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	j := w.job
 	us := uint64(clock.Now()-w.loopStart) / 1000
 	for d := range w.st.Dir {
-		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.Backlog > 0) {
+		if w.st.Dir[d].IOBytes > 0 && (d != int(stats.Read) || j.RW.Reads() || v.Backlog > 0) && (d != int(stats.Write) || !v.Only) {
 			w.st.Dir[d].RuntimeUS += us
 		}
 	}
@@ -455,7 +457,7 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
 		v.verified = true
 		t := clock.Now()
-		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap) {
+		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap || w.skip() != 0) {
 			v.Settle()
 		}
 		if w.dbg.On(debuglog.Verify) {

@@ -68,6 +68,8 @@ type worker struct {
 	// Limits.
 	regionBytes uint64 // bytes per loop (sum of file regions)
 	loopIssued  uint64 // bytes issued this loop
+	loopQueued  uint64 // bytes the engine queued this loop (not completed in Queue)
+	loopCap     uint64 // loopQueued that ends a loop (asynchronous engines); ^0: none
 	totalIssued uint64 // bytes issued over all loops
 	totalLimit  uint64 // io_size or size × loops; 0 for time_based
 	ios         uint64 // I/Os issued this loop
@@ -220,6 +222,7 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 		// cpuio: no bytes move, so only runtime ends the job.
 		w.regionBytes, w.totalLimit = ^uint64(0), ^uint64(0)
 	}
+	w.loopCap = w.queuedCap()
 	if err := w.initGen(); err != nil {
 		w.release()
 		return nil, err
@@ -240,6 +243,43 @@ func newWorker(j *jobspec.Job, info engine.Info, files []*jobFile, replay *trace
 	w.ramp = int64(j.RampTime) * 1000
 	w.lim = limits.New(j)
 	return w, nil
+}
+
+// queuedCap returns the bytes an asynchronous engine may queue in one
+// loop. As observed in fio 3.33, a loop also ends once the I/Os that the
+// engine queued rather than completed at once (libaio, io_uring,
+// posixaio; not psync, sync or mmap) add up to the job's size: with
+// libaio, rw=rw with size=64k and loops=2 does 16 I/Os per loop (with
+// psync its first loop runs on to the end of a direction), and
+// norandommap reads size bytes per loop. Random writes under norandommap
+// may queue io_size if larger; a job that verifies with verify_backlog,
+// and trimwrite (whose writes count here), twice the size. Not for
+// time_based jobs, zones, or replayed traces, which end their loops
+// their own way, nor with io_submit_mode=offload (fio 3.33 then runs
+// libaio's loops as psync's).
+func (w *worker) queuedCap() uint64 {
+	j := w.job
+	if j.TimeBased || j.Zone.Mode != jobspec.ZoneNone || len(j.ReadIolog) > 0 || j.Misc.SubmitOffload {
+		return ^uint64(0)
+	}
+	c := w.regionBytes
+	if j.RW.Writes() && j.RW.Random() && j.NoRandomMap {
+		c = max(c, w.totalLimit/uint64(max(j.Loops, 1)))
+	}
+	if j.Verify.Type != jobspec.VerifyNone && j.RW.Writes() && j.Verify.Backlog > 0 {
+		c += w.regionBytes
+	}
+	if j.RW == jobspec.RWTrimWrite || j.RW == jobspec.RWRandTrimWrite {
+		c += w.regionBytes
+	}
+	return c
+}
+
+// maxBS is the largest block size of any direction, used or not (fio
+// 3.33 weighs a rw=read job with bs=4k,8k by its 8k writes' size).
+func maxBS(j *jobspec.Job) uint64 {
+	m := j.MaxBS()
+	return max(m[0], m[1], m[2])
 }
 
 // minBS is the smallest block size of the directions the job uses.
@@ -355,7 +395,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		default:
 			w.asyncLoop(stop)
 		}
-		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more(false) {
+		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more() {
 			w.setState(StateFsyncing)
 			for i, f := range w.files {
 				if f.fd < 0 {
@@ -372,7 +412,7 @@ func (w *worker) run(stop <-chan struct{}) {
 		} else {
 			w.endLoop()
 		}
-		if !w.more(true) {
+		if !w.more() {
 			break
 		}
 		if w.ios == 0 {
@@ -450,7 +490,7 @@ func (w *worker) batchDone(now int64) {
 // startLoop rewinds the files for one loop.
 func (w *worker) startLoop() {
 	w.loopStart = clock.Now()
-	w.loopIssued = 0
+	w.loopIssued, w.loopQueued = 0, 0
 	w.ios = 0
 	w.genStartLoop()
 	for i := range w.files {
@@ -476,9 +516,8 @@ func (w *worker) endLoop() {
 	}
 }
 
-// more reports whether another loop should run (afterLoop) — or, inside a
-// loop, whether this is the last one.
-func (w *worker) more(afterLoop bool) bool {
+// more reports, at the end of a loop, whether another loop should run.
+func (w *worker) more() bool {
 	if w.stopping || w.err != 0 {
 		return false
 	}
@@ -498,24 +537,25 @@ func (w *worker) more(afterLoop bool) bool {
 	if (w.gen.zone != nil || w.zbd != nil) && j.IOSize == 0 && w.gen.loops >= j.Loops {
 		return false // strided or zbd zones may end a loop early (zone.go, zbd.go)
 	}
-	if afterLoop && j.IOSize == 0 && j.IOSizePct == 0 && w.gen.loops >= j.Loops && w.gen.mapEnds && !slices.Contains(w.exhaust, false) {
-		// A loop that ended early with every file used up (rw=randread:N
-		// reaching the end of a file) is the last, as in fio.
-		return false
-	}
-	if w.gen.zone == nil && w.seqStopsAtEnd() && w.gen.loops >= j.Loops {
-		return false // rw=read:N ends a loop at the file's end (iogen.go)
-	}
 	if w.zbd != nil {
 		return w.totalIssued < w.totalLimit // zbd.go: a whole block while bytes are left
 	}
-	if w.gen.loops >= j.Loops && w.totalIssued >= w.totalLimit/uint64(max(j.Loops, 1)) {
-		// Past the loops, as in fio 3.33, another loop runs only while
-		// the job has done less than a loop's amount (io_size above
-		// size): a short last block leaves no loop for the rest.
+	if w.gen.loops < j.Loops {
+		// A loop stops at the job's limit (nextIO) or with its files used
+		// up; the loops asked for run on while the limit is not reached.
+		return w.totalIssued < w.totalLimit
+	}
+	// Past the loops, as observed in fio 3.33, another loop runs while
+	// the job has done less than one loop's amount (io_size, or size) by
+	// at least the largest block size of any direction, unless every
+	// file was used up and io_size is not set: rw=read with size=32k,
+	// io_size=80k and loops=2 reads the file three times, rw=read:4k
+	// with size=36k reads 20k once, with io_size=100k five times.
+	loop := w.totalLimit / uint64(max(j.Loops, 1))
+	if w.totalIssued >= loop || loop-w.totalIssued < maxBS(j) {
 		return false
 	}
-	return w.totalIssued+minBS(j) <= w.totalLimit
+	return j.IOSize > 0 || j.IOSizePct > 0 || slices.Contains(w.exhaust, false)
 }
 
 // endFsyncFailed reports a failed end_fsync as fio 3.33 does: it queues
