@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -463,12 +464,30 @@ func TestClientStatusLine(t *testing.T) {
 	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := runClient(t, c.client, c.port, job)
-			if !clientStatusLine.MatchString(r.stdout) {
+			// The two runs side by side (make test's time): each
+			// client has a directory of its own, the servers take
+			// several clients at once.
+			var rs [2]result
+			var wg sync.WaitGroup
+			for i, extra := range [][]string{nil, {"--eta=never"}} {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte(job), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				a := append(append([]string{"--client=127.0.0.1," + strconv.Itoa(c.port)}, extra...), "job.fio")
+				wg.Add(1)
+				go func() { defer wg.Done(); rs[i] = runIn(c.client, dir, a) }()
+			}
+			wg.Wait()
+			for _, r := range rs {
+				if r.rc != 0 {
+					t.Fatalf("%s: exit %d\n%s%s", c.client, r.rc, r.stdout, r.stderr)
+				}
+			}
+			if r := rs[0]; !clientStatusLine.MatchString(r.stdout) {
 				t.Errorf("no status line like %v in:\n%q", clientStatusLine, r.stdout)
 			}
-			r = runClient(t, c.client, c.port, job, "--eta=never")
-			if strings.Contains(r.stdout, "Jobs:") {
+			if r := rs[1]; strings.Contains(r.stdout, "Jobs:") {
 				t.Errorf("--eta=never: status line in:\n%q", r.stdout)
 			}
 		})
