@@ -110,6 +110,7 @@ func TestBlockDevices(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	requireRoot(t, "set up loop and zram devices")
+	t.Parallel() // devices and a mount of its own; its cases one after the other
 	back := filepath.Join(t.TempDir(), "back")
 	fillFile(t, back, 32<<20, 5)
 	loop := loopOver(t, back)

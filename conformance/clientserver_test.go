@@ -501,6 +501,7 @@ func TestClientStatusLine(t *testing.T) {
 // crashes writing them): the file has fio's 3 + 1856 columns
 // (log_hist_coarseness=0) or 3 + 1856/4 (coarseness 2).
 func TestServerLogs(t *testing.T) {
+	t.Parallel() // its own servers, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	fioPort := startServer(t, fioPath)
