@@ -317,6 +317,7 @@ func arc16(b []byte) uint16 {
 // fio's client and gofio's: both write the same log files (NAME.HOST)
 // with the same columns.
 func TestClientLogs(t *testing.T) {
+	t.Parallel() // its own server, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	port := startServer(t, fioPath)
@@ -335,10 +336,12 @@ func TestClientLogs(t *testing.T) {
 // long run lasts 60 s; the short one must end within 30 s of its start
 // (it takes about 1 s when not made to wait).
 func TestServerConcurrentRuns(t *testing.T) {
+	t.Parallel() // its own servers
 	requireFio(t)
 	gofio := requireGofio(t)
 	for _, bin := range []string{fioPath, gofio} {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
+			t.Parallel() // a server and directory of its own
 			port := startServer(t, bin)
 			dir := t.TempDir()
 			long := "[long]\nioengine=null\nsize=1m\ntime_based\nruntime=60\n"
@@ -652,6 +655,7 @@ func stateFiles(t *testing.T, dir string) []string {
 // stops the jobs (the run ends well before 60 s: within 30 s), runs the
 // --trigger command, and removes the trigger file.
 func TestTriggerLocal(t *testing.T) {
+	t.Parallel() // its runs in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	job := "[rd]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\n[wr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n"
@@ -688,6 +692,7 @@ func TestTriggerLocal(t *testing.T) {
 // jobs' verify state (saved as HOST-JOB-N-verify.state), stops them and
 // runs the remote command; the client runs the local one.
 func TestClientServerTrigger(t *testing.T) {
+	t.Parallel() // its own servers, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	fioPort := startServer(t, fioPath)
@@ -728,6 +733,7 @@ func TestClientServerTrigger(t *testing.T) {
 // through fio's client and gofio's: both send it (the run then ends with
 // a report and exit 0), and without the file both see the server fail.
 func TestClientSendFile(t *testing.T) {
+	t.Parallel() // its own server and directory
 	requireFio(t)
 	gofio := requireGofio(t)
 	port := startServer(t, fioPath)
