@@ -661,6 +661,7 @@ func TestFaultReadOnlyModes(t *testing.T) {
 			{"job file", "--readonly job.fio"},
 		} {
 			t.Run(mode+" "+c.name, func(t *testing.T) {
+				t.Parallel() // each run in a directory of its own
 				var res [2]result
 				var sums [2][2][32]byte // program, before/after
 				var files [2][]string
@@ -725,6 +726,7 @@ func TestFaultOutputFull(t *testing.T) {
 		{"/dev/full, failing job", -1, "normal", " --filename=/dev/full --rw=write"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each run in a directory (and on a tmpfs) of its own
 			var res [2]result
 			var sizes [2]int64
 			out := "full/out"
@@ -785,6 +787,7 @@ func TestFaultLayoutSizes(t *testing.T) {
 	requireFio(t)
 	for _, mode := range []string{"none", "truncate", "native", "keep", "posix"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each run in a directory of its own
 			a := args("--name=w --filename=f --rw=write --bs=4k --filesize=1m --io_size=64k --fallocate=" + mode)
 			fr, gr, ff, gf := run2(t, a, nil)
 			if fr.rc != 0 || gr.rc != 0 {
@@ -901,6 +904,7 @@ func TestFaultLogsFull(t *testing.T) {
 		{"hist log", "--write_hist_log=full/h --log_hist_msec=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each run in a directory and on a tmpfs of its own
 			var res [2]result
 			var files [2][]string
 			for i, bin := range []string{fioPath, gofio} {
