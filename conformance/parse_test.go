@@ -57,10 +57,20 @@ func runAsErr(prog, dir, stdin string, args ...string) (result, error) {
 	return r, nil
 }
 
-// bothEach runs fio and gofio the same way on each argument list, four
-// lists at a time (make test's time: each run is mostly the programs'
-// start), in dir, with no stdin; out[i] holds the results of lists[i].
-func bothEach(t *testing.T, dir string, lists [][]string) (out [][2]result) {
+// same returns a list of n times s.
+func same(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// bothEach runs fio and then gofio the same way on each argument list,
+// as both does, four lists at a time (make test's time: each run is
+// mostly the programs' start): lists[i] in dirs[i], with no stdin;
+// out[i] holds its results.
+func bothEach(t *testing.T, dirs []string, lists [][]string) (out [][2]result) {
 	t.Helper()
 	requireFio(t)
 	progs := [2]string{fioPath, requireGofio(t)}
@@ -74,7 +84,7 @@ func bothEach(t *testing.T, dir string, lists [][]string) (out [][2]result) {
 			defer wg.Done()
 			for i := range next {
 				for k, prog := range progs {
-					r, err := runAsErr(prog, dir, "", lists[i]...)
+					r, err := runAsErr(prog, dirs[i], "", lists[i]...)
 					out[i][k] = r
 					if err != nil {
 						errs[i] = err
@@ -194,7 +204,7 @@ func TestEnghelp(t *testing.T) {
 		engines = append(engines, []string{"--enghelp=" + strings.TrimSpace(l)})
 	}
 	var args []string
-	for i, r := range bothEach(t, ".", engines) {
+	for i, r := range bothEach(t, same(".", len(engines)), engines) {
 		e := strings.TrimPrefix(engines[i][0], "--enghelp=")
 		args = append(args, e, e+",zz", e+",cmdpri", e+",")
 		for _, ol := range strings.Split(r[0].stdout, "\n") {
@@ -208,7 +218,7 @@ func TestEnghelp(t *testing.T) {
 	for _, a := range args {
 		lists = append(lists, []string{"--enghelp=" + a})
 	}
-	for i, r := range bothEach(t, ".", lists) {
+	for i, r := range bothEach(t, same(".", len(lists)), lists) {
 		if d := diffResults(r[0], r[1], ""); d != "" {
 			t.Errorf("fio --enghelp=%s: gofio's %s", args[i], d)
 		}
@@ -326,6 +336,8 @@ func TestBadInput(t *testing.T) {
 	if len(badInputs) < 40 {
 		t.Fatalf("%d bad inputs; the table must keep at least 40", len(badInputs))
 	}
+	var dirs []string
+	var lists [][]string
 	for _, bi := range badInputs {
 		dir := t.TempDir()
 		args := append([]string(nil), bi.args...)
@@ -337,7 +349,11 @@ func TestBadInput(t *testing.T) {
 				args[i] = "job.fio"
 			}
 		}
-		want, got := both(t, dir, "", args...)
+		dirs, lists = append(dirs, dir), append(lists, args)
+	}
+	res := bothEach(t, dirs, lists)
+	for k, bi := range badInputs {
+		want, got := res[k][0], res[k][1]
 		label := fmt.Sprintf("fio %s (job %q)", strings.Join(bi.args, " "), bi.job)
 		if bi.accepted {
 			if want.rc == 0 || got.rc != 0 || got.stdout != "" || got.stderr != "" {
