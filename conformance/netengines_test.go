@@ -259,6 +259,7 @@ func TestNetEngineInterop(t *testing.T) {
 					}
 					name := fmt.Sprintf("%s/%s/pingpong=%v/%s", eng, proto, pp, dir)
 					t.Run(name, func(t *testing.T) {
+						t.Parallel() // a port or socket of its own
 						sender, receiver := fioPath, gofio
 						if dir == "gofio->fio" {
 							sender, receiver = gofio, fioPath
