@@ -110,6 +110,7 @@ func TestBlockDevices(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	requireRoot(t, "set up loop and zram devices")
+	t.Parallel() // devices and a mount of its own; its cases one after the other
 	back := filepath.Join(t.TempDir(), "back")
 	fillFile(t, back, 32<<20, 5)
 	loop := loopOver(t, back)
@@ -137,27 +138,49 @@ func TestBlockDevices(t *testing.T) {
 			devCase{"mounted/trim", "--filename=" + mounted + " --rw=trim --size=1m --offset=28m"})
 	}
 	pid := regexp.MustCompile(`pid=\d+, err=(\d+)/file:[^,]*,`)
+	// The devices side by side (go test's time), each device's cases one
+	// after the other: a case's name starts with its device's.
+	var devices []string
+	byDevice := map[string][]devCase{}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			a := append(args("--name=b "+c.args), "--output-format=json")
-			fr := runIn(fioPath, t.TempDir(), a)
-			gr := runIn(gofio, t.TempDir(), a)
-			if fr.rc != gr.rc {
-				t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
-			}
-			// gofio prints the "fio: pid=" line on stderr, fio on stdout
-			// before the JSON (docs/compat.md); compared without it.
-			dropPid := func(s string) string { return pid.ReplaceAllString(s, "pid=N, err=$1/file:F,") }
-			fe := dropPid(fr.stderr + fr.stdout[:max(0, strings.Index(fr.stdout, "{\n"))])
-			ge := dropPid(gr.stderr)
-			if fe != ge {
-				t.Errorf("messages: fio %q, gofio %q", fe, ge)
-			}
-			fv := DeterministicJSON(jsonOf(t, "fio", fr), IOPerDir)
-			gv := DeterministicJSON(jsonOf(t, "gofio", gr), IOPerDir)
-			if diff := cmp.Diff(fv, gv); diff != "" {
-				t.Errorf("JSON deterministic values (-fio +gofio):\n%s", diff)
+		dev, name, _ := strings.Cut(c.name, "/")
+		if byDevice[dev] == nil {
+			devices = append(devices, dev)
+		}
+		byDevice[dev] = append(byDevice[dev], devCase{name, c.args})
+	}
+	for _, dev := range devices {
+		t.Run(dev, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range byDevice[dev] {
+				blockDevCase(t, gofio, pid, c.name, c.args)
 			}
 		})
 	}
+}
+
+// blockDevCase runs one of TestBlockDevices' cases, the job args, with
+// fio and then gofio as subtest name.
+func blockDevCase(t *testing.T, gofio string, pid *regexp.Regexp, name, jobArgs string) {
+	t.Run(name, func(t *testing.T) {
+		a := append(args("--name=b "+jobArgs), "--output-format=json")
+		fr := runIn(fioPath, t.TempDir(), a)
+		gr := runIn(gofio, t.TempDir(), a)
+		if fr.rc != gr.rc {
+			t.Errorf("exit status: fio %d, gofio %d", fr.rc, gr.rc)
+		}
+		// gofio prints the "fio: pid=" line on stderr, fio on stdout
+		// before the JSON (docs/compat.md); compared without it.
+		dropPid := func(s string) string { return pid.ReplaceAllString(s, "pid=N, err=$1/file:F,") }
+		fe := dropPid(fr.stderr + fr.stdout[:max(0, strings.Index(fr.stdout, "{\n"))])
+		ge := dropPid(gr.stderr)
+		if fe != ge {
+			t.Errorf("messages: fio %q, gofio %q", fe, ge)
+		}
+		fv := DeterministicJSON(jsonOf(t, "fio", fr), IOPerDir)
+		gv := DeterministicJSON(jsonOf(t, "gofio", gr), IOPerDir)
+		if diff := cmp.Diff(fv, gv); diff != "" {
+			t.Errorf("JSON deterministic values (-fio +gofio):\n%s", diff)
+		}
+	})
 }

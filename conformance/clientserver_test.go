@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -316,6 +317,7 @@ func arc16(b []byte) uint16 {
 // fio's client and gofio's: both write the same log files (NAME.HOST)
 // with the same columns.
 func TestClientLogs(t *testing.T) {
+	t.Parallel() // its own server, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	port := startServer(t, fioPath)
@@ -334,10 +336,12 @@ func TestClientLogs(t *testing.T) {
 // long run lasts 60 s; the short one must end within 30 s of its start
 // (it takes about 1 s when not made to wait).
 func TestServerConcurrentRuns(t *testing.T) {
+	t.Parallel() // its own servers
 	requireFio(t)
 	gofio := requireGofio(t)
 	for _, bin := range []string{fioPath, gofio} {
 		t.Run(filepath.Base(bin), func(t *testing.T) {
+			t.Parallel() // a server and directory of its own
 			port := startServer(t, bin)
 			dir := t.TempDir()
 			long := "[long]\nioengine=null\nsize=1m\ntime_based\nruntime=60\n"
@@ -463,12 +467,30 @@ func TestClientStatusLine(t *testing.T) {
 	}{{"fio", fioPath, fioPort}, {"gofio-server", fioPath, gofioPort}, {"gofio-client", gofio, fioPort}, {"gofio", gofio, gofioPort}} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := runClient(t, c.client, c.port, job)
-			if !clientStatusLine.MatchString(r.stdout) {
+			// The two runs side by side (make test's time): each
+			// client has a directory of its own, the servers take
+			// several clients at once.
+			var rs [2]result
+			var wg sync.WaitGroup
+			for i, extra := range [][]string{nil, {"--eta=never"}} {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "job.fio"), []byte(job), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				a := append(append([]string{"--client=127.0.0.1," + strconv.Itoa(c.port)}, extra...), "job.fio")
+				wg.Add(1)
+				go func() { defer wg.Done(); rs[i] = runIn(c.client, dir, a) }()
+			}
+			wg.Wait()
+			for _, r := range rs {
+				if r.rc != 0 {
+					t.Fatalf("%s: exit %d\n%s%s", c.client, r.rc, r.stdout, r.stderr)
+				}
+			}
+			if r := rs[0]; !clientStatusLine.MatchString(r.stdout) {
 				t.Errorf("no status line like %v in:\n%q", clientStatusLine, r.stdout)
 			}
-			r = runClient(t, c.client, c.port, job, "--eta=never")
-			if strings.Contains(r.stdout, "Jobs:") {
+			if r := rs[1]; strings.Contains(r.stdout, "Jobs:") {
 				t.Errorf("--eta=never: status line in:\n%q", r.stdout)
 			}
 		})
@@ -482,6 +504,7 @@ func TestClientStatusLine(t *testing.T) {
 // crashes writing them): the file has fio's 3 + 1856 columns
 // (log_hist_coarseness=0) or 3 + 1856/4 (coarseness 2).
 func TestServerLogs(t *testing.T) {
+	t.Parallel() // its own servers, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	fioPort := startServer(t, fioPath)
@@ -632,6 +655,7 @@ func stateFiles(t *testing.T, dir string) []string {
 // stops the jobs (the run ends well before 60 s: within 30 s), runs the
 // --trigger command, and removes the trigger file.
 func TestTriggerLocal(t *testing.T) {
+	t.Parallel() // its runs in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	job := "[rd]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ntime_based\nruntime=60\n[wr]\nioengine=null\nrw=write\nbs=4k\nsize=1m\ntime_based\nruntime=60\n"
@@ -668,6 +692,7 @@ func TestTriggerLocal(t *testing.T) {
 // jobs' verify state (saved as HOST-JOB-N-verify.state), stops them and
 // runs the remote command; the client runs the local one.
 func TestClientServerTrigger(t *testing.T) {
+	t.Parallel() // its own servers, its clients in directories of their own
 	requireFio(t)
 	gofio := requireGofio(t)
 	fioPort := startServer(t, fioPath)
@@ -708,6 +733,7 @@ func TestClientServerTrigger(t *testing.T) {
 // through fio's client and gofio's: both send it (the run then ends with
 // a report and exit 0), and without the file both see the server fail.
 func TestClientSendFile(t *testing.T) {
+	t.Parallel() // its own server and directory
 	requireFio(t)
 	gofio := requireGofio(t)
 	port := startServer(t, fioPath)

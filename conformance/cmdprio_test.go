@@ -91,6 +91,7 @@ func TestCmdPrioReports(t *testing.T) {
 			a := append(append(append([]string{}, base...), f[0], "--cmdprio_percentage=50"), f[1:]...)
 			a = append(a, "--output-format="+format)
 			t.Run(c+" "+format, func(t *testing.T) {
+				t.Parallel() // each case in a directory of its own
 				want, got := both(t, t.TempDir(), "", a...)
 				if want.rc != 0 || got.rc != 0 {
 					t.Fatalf("exit status fio %d gofio %d\nfio: %s\ngofio: %s", want.rc, got.rc, want.stderr, got.stderr)

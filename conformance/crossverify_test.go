@@ -33,6 +33,7 @@ func TestCrossVerify(t *testing.T) {
 	for _, c := range cases {
 		for _, w := range progs {
 			t.Run(c.name+"/written-by-"+w.name, func(t *testing.T) {
+				t.Parallel() // each run in a directory of its own
 				job := "--name=job --ioengine=psync --filename=F --size=1m --randrepeat=1 --output-format=json " + c.job
 				dir := t.TempDir()
 				if r := runIn(w.bin, dir, args(job+" --do_verify=0")); r.rc != 0 {

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,8 +21,9 @@ import (
 func TestExitWhatRepeated(t *testing.T) {
 	gofio := requireGofio(t)
 	want := "slow1 fast1 fast1 fast1 slow2 fast2 fast2 fast2 runsnever runsnever runsnever"
-	// Four runs (make test's time), the last ending by runtime; make
-	// stress repeats the test under load.
+	// Four runs (make test's time), the last ending by runtime, two at a
+	// time (go test's -parallel; the jobs mostly wait on their rates);
+	// make stress repeats the test under load.
 	for i := range 4 {
 		// The slow jobs end by number_ios (20: at once; exitall then
 		// ends the others when they wake from their rate wait, at their
@@ -31,31 +33,34 @@ func TestExitWhatRepeated(t *testing.T) {
 		if i%4 == 3 {
 			ios = "1000"
 		}
-		ex := example{file: "exitwhat.fio", edits: []string{
-			"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m",
-			"group_reporting\n", "runtime=2\n", "number_ios=1000", "number_ios=" + ios}}
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "job.fio"), []byte(shrink(t, ex)), 0o644)
-		start := time.Now()
-		r := runIn(gofio, dir, []string{"--output-format=json", "job.fio"})
-		took := time.Since(start)
-		if r.rc != 0 {
-			t.Fatalf("run %d: exit status %d\n%s", i, r.rc, head(r.stderr))
-		}
-		var names []string
-		for _, j := range jsonOf(t, "gofio", r).Get("jobs").Kids {
-			name := j.Get("jobname").Text
-			names = append(names, name)
-			if ms, _ := strconv.Atoi(j.Get("job_runtime").Text); ms > 3000 {
-				t.Errorf("run %d (number_ios=%s): %s ran %d ms; runtime=2", i, ios, name, ms)
+		t.Run(fmt.Sprintf("run %d", i), func(t *testing.T) {
+			t.Parallel()
+			ex := example{file: "exitwhat.fio", edits: []string{
+				"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m",
+				"group_reporting\n", "runtime=2\n", "number_ios=1000", "number_ios=" + ios}}
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "job.fio"), []byte(shrink(t, ex)), 0o644)
+			start := time.Now()
+			r := runIn(gofio, dir, []string{"--output-format=json", "job.fio"})
+			took := time.Since(start)
+			if r.rc != 0 {
+				t.Fatalf("run %d: exit status %d\n%s", i, r.rc, head(r.stderr))
 			}
-		}
-		if got := strings.Join(names, " "); got != want {
-			t.Errorf("run %d (number_ios=%s): jobs reported %q; want %q", i, ios, got, want)
-		}
-		if took > 8*time.Second {
-			t.Errorf("run %d (number_ios=%s): took %v; want at most 8 s", i, ios, took)
-		}
+			var names []string
+			for _, j := range jsonOf(t, "gofio", r).Get("jobs").Kids {
+				name := j.Get("jobname").Text
+				names = append(names, name)
+				if ms, _ := strconv.Atoi(j.Get("job_runtime").Text); ms > 3000 {
+					t.Errorf("run %d (number_ios=%s): %s ran %d ms; runtime=2", i, ios, name, ms)
+				}
+			}
+			if got := strings.Join(names, " "); got != want {
+				t.Errorf("run %d (number_ios=%s): jobs reported %q; want %q", i, ios, got, want)
+			}
+			if took > 8*time.Second {
+				t.Errorf("run %d (number_ios=%s): took %v; want at most 8 s", i, ios, took)
+			}
+		})
 	}
 }
 
@@ -77,43 +82,52 @@ func TestExitWhatVsFio(t *testing.T) {
 	groupSize := map[string]int{"slow1": 1, "fast1": 3, "slow2": 7}
 	requireFio(t)
 	for _, grouped := range []bool{false, true} {
-		edits := []string{"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m",
-			"number_ios=1000", "number_ios=20"}
+		t.Run(fmt.Sprintf("group_reporting=%v", grouped), func(t *testing.T) {
+			t.Parallel()
+			exitWhatVsFio(t, grouped, groupSize)
+		})
+	}
+}
+
+// exitWhatVsFio is TestExitWhatVsFio's run with or without
+// group_reporting.
+func exitWhatVsFio(t *testing.T, grouped bool, groupSize map[string]int) {
+	edits := []string{"filename=/tmp/test", "filename=exitwhat.dat", "filesize=1G", "filesize=8m",
+		"number_ios=1000", "number_ios=20"}
+	if grouped {
+		edits = append(edits, "exitall=1\n", "exitall=1\nruntime=2\n")
+	} else {
+		edits = append(edits, "group_reporting\n", "runtime=2\n")
+	}
+	text := shrink(t, example{file: "exitwhat.fio", edits: edits})
+	setup := func(dir string) { os.WriteFile(filepath.Join(dir, "job.fio"), []byte(text), 0o644) }
+	fr, gr, _, _ := run2(t, []string{"--output-format=json", "job.fio"}, setup)
+	if fr.rc != 0 || gr.rc != 0 {
+		t.Fatalf("group_reporting=%v: exit status fio %d, gofio %d\n%s", grouped, fr.rc, gr.rc, head(gr.stderr))
+	}
+	fj, gj := jsonOf(t, "fio", fr).Get("jobs").Kids, jsonOf(t, "gofio", gr).Get("jobs").Kids
+	names := func(jobs []*Node) string {
+		var s []string
+		for _, j := range jobs {
+			s = append(s, j.Get("jobname").Text)
+		}
+		return strings.Join(s, " ")
+	}
+	if f, g := names(fj), names(gj); f != g {
+		t.Errorf("group_reporting=%v: jobs reported %q; fio reports %q", grouped, g, f)
+		return
+	}
+	for i := range fj {
+		fms, _ := strconv.Atoi(fj[i].Get("job_runtime").Text)
+		gms, _ := strconv.Atoi(gj[i].Get("job_runtime").Text)
+		name := gj[i].Get("jobname").Text
+		members := 1
 		if grouped {
-			edits = append(edits, "exitall=1\n", "exitall=1\nruntime=2\n")
-		} else {
-			edits = append(edits, "group_reporting\n", "runtime=2\n")
+			members = groupSize[name]
 		}
-		text := shrink(t, example{file: "exitwhat.fio", edits: edits})
-		setup := func(dir string) { os.WriteFile(filepath.Join(dir, "job.fio"), []byte(text), 0o644) }
-		fr, gr, _, _ := run2(t, []string{"--output-format=json", "job.fio"}, setup)
-		if fr.rc != 0 || gr.rc != 0 {
-			t.Fatalf("group_reporting=%v: exit status fio %d, gofio %d\n%s", grouped, fr.rc, gr.rc, head(gr.stderr))
-		}
-		fj, gj := jsonOf(t, "fio", fr).Get("jobs").Kids, jsonOf(t, "gofio", gr).Get("jobs").Kids
-		names := func(jobs []*Node) string {
-			var s []string
-			for _, j := range jobs {
-				s = append(s, j.Get("jobname").Text)
-			}
-			return strings.Join(s, " ")
-		}
-		if f, g := names(fj), names(gj); f != g {
-			t.Errorf("group_reporting=%v: jobs reported %q; fio reports %q", grouped, g, f)
-			continue
-		}
-		for i := range fj {
-			fms, _ := strconv.Atoi(fj[i].Get("job_runtime").Text)
-			gms, _ := strconv.Atoi(gj[i].Get("job_runtime").Text)
-			name := gj[i].Get("jobname").Text
-			members := 1
-			if grouped {
-				members = groupSize[name]
-			}
-			if hi := members * 3500; gms > hi || fms > hi {
-				t.Errorf("group_reporting=%v: %s (job %d) ran %d ms, fio %d ms; want at most %d ms",
-					grouped, name, i, gms, fms, hi)
-			}
+		if hi := members * 3500; gms > hi || fms > hi {
+			t.Errorf("group_reporting=%v: %s (job %d) ran %d ms, fio %d ms; want at most %d ms",
+				grouped, name, i, gms, fms, hi)
 		}
 	}
 }

@@ -273,18 +273,28 @@ type faultCase struct {
 	random bool
 }
 
-// runFaultCase runs fio and gofio side by side, each in a fresh directory
-// prepared by c.setup, and returns both results with the files left.
-func runFaultCase(t *testing.T, c faultCase, format string) (fr, gr result, ff, gf []string) {
+// faultRun is one format's run of a fault case: fio and gofio side by
+// side, each in a fresh directory prepared by the case's setup.
+type faultRun struct {
+	c      faultCase
+	gofio  string
+	args   []string
+	dirs   [2]string
+	res    [2]result
+	files  [2][]string
+	errs   [2]error
+	format string
+}
+
+// prepareFault makes the run's directories and prepares them with
+// c.setup; it runs on t's goroutine (a setup may skip or fail t).
+func prepareFault(t *testing.T, c faultCase, format string) *faultRun {
 	t.Helper()
-	gofio := requireGofio(t)
 	base := t.TempDir()
-	a := append(args(c.args), "--output-format="+format)
-	var res [2]result
-	var files [2][]string
-	var errs [2]error
-	dirs := [2]string{filepath.Join(base, "fio"), filepath.Join(base, "gofio")}
-	for _, d := range dirs {
+	r := &faultRun{c: c, gofio: requireGofio(t), format: format,
+		args: append(args(c.args), "--output-format="+format),
+		dirs: [2]string{filepath.Join(base, "fio"), filepath.Join(base, "gofio")}}
+	for _, d := range r.dirs {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -292,28 +302,38 @@ func runFaultCase(t *testing.T, c faultCase, format string) (fr, gr result, ff, 
 			c.setup(t, d)
 		}
 	}
-	var wg sync.WaitGroup
-	for i, bin := range []string{fioPath, gofio} {
+	return r
+}
+
+// start runs both programs, each on a goroutine of its own, and adds them
+// to wg.
+func (r *faultRun) start(wg *sync.WaitGroup) {
+	for i, bin := range []string{fioPath, r.gofio} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res[i], errs[i] = runWatched(bin, dirs[i], a, c.mid)
-			files[i] = tree(dirs[i])
+			r.res[i], r.errs[i] = runWatched(bin, r.dirs[i], r.args, r.c.mid)
+			r.files[i] = tree(r.dirs[i])
 		}()
 	}
-	wg.Wait()
-	t.Logf("args: %q", a)
+}
+
+// results logs the run and returns both results with the files left; it
+// fails t when a mid-run action could not be taken.
+func (r *faultRun) results(t *testing.T) (fr, gr result, ff, gf []string) {
+	t.Helper()
+	t.Logf("args: %q", r.args)
 	for i, who := range []string{"fio", "gofio"} {
-		if d, ok := actedAt.Load(dirs[i]); ok {
+		if d, ok := actedAt.Load(r.dirs[i]); ok {
 			t.Logf("%s: acted %v after the start", who, d)
 		}
 	}
 	for i, who := range []string{"fio", "gofio"} {
-		if errs[i] != nil {
-			t.Fatalf("%s: %v (status %d)\nstdout:\n%s\nstderr:\n%s", who, errs[i], res[i].rc, head(res[i].stdout), head(res[i].stderr))
+		if r.errs[i] != nil {
+			t.Fatalf("%s, %s: %v (status %d)\nstdout:\n%s\nstderr:\n%s", r.format, who, r.errs[i], r.res[i].rc, head(r.res[i].stdout), head(r.res[i].stderr))
 		}
 	}
-	return res[0], res[1], files[0], files[1]
+	return r.res[0], r.res[1], r.files[0], r.files[1]
 }
 
 // loopName masks loop device numbers (each program gets its own device).
@@ -399,14 +419,27 @@ func compareFault(t *testing.T, c faultCase, format string, fr, gr result, ff, g
 	}
 }
 
-// runFaultCases runs every case in the normal and JSON formats.
+// runFaultCases runs every case in the normal and JSON formats. The
+// cases run in parallel (each in directories of its own), and a case's
+// two formats side by side: four programs, most of their time spent
+// waiting on a rate, a file system or a device (make test's time).
 func runFaultCases(t *testing.T, cases []faultCase) {
 	requireFio(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var runs []*faultRun
 			for _, format := range []string{"normal", "json"} {
-				fr, gr, ff, gf := runFaultCase(t, c, format)
-				compareFault(t, c, format, fr, gr, ff, gf)
+				runs = append(runs, prepareFault(t, c, format))
+			}
+			var wg sync.WaitGroup
+			for _, r := range runs {
+				r.start(&wg)
+			}
+			wg.Wait()
+			for _, r := range runs {
+				fr, gr, ff, gf := r.results(t)
+				compareFault(t, c, r.format, fr, gr, ff, gf)
 			}
 		})
 	}
@@ -628,6 +661,7 @@ func TestFaultReadOnlyModes(t *testing.T) {
 			{"job file", "--readonly job.fio"},
 		} {
 			t.Run(mode+" "+c.name, func(t *testing.T) {
+				t.Parallel() // each run in a directory of its own
 				var res [2]result
 				var sums [2][2][32]byte // program, before/after
 				var files [2][]string
@@ -692,6 +726,7 @@ func TestFaultOutputFull(t *testing.T) {
 		{"/dev/full, failing job", -1, "normal", " --filename=/dev/full --rw=write"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each run in a directory (and on a tmpfs) of its own
 			var res [2]result
 			var sizes [2]int64
 			out := "full/out"
@@ -752,6 +787,7 @@ func TestFaultLayoutSizes(t *testing.T) {
 	requireFio(t)
 	for _, mode := range []string{"none", "truncate", "native", "keep", "posix"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each run in a directory of its own
 			a := args("--name=w --filename=f --rw=write --bs=4k --filesize=1m --io_size=64k --fallocate=" + mode)
 			fr, gr, ff, gf := run2(t, a, nil)
 			if fr.rc != 0 || gr.rc != 0 {
@@ -868,6 +904,7 @@ func TestFaultLogsFull(t *testing.T) {
 		{"hist log", "--write_hist_log=full/h --log_hist_msec=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each run in a directory and on a tmpfs of its own
 			var res [2]result
 			var files [2][]string
 			for i, bin := range []string{fioPath, gofio} {

@@ -77,6 +77,7 @@ func TestExecEngine(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	t.Run("redirect", func(t *testing.T) {
+		t.Parallel() // each run in a directory of its own
 		a := []string{"--name=ej", "--ioengine=exec", "--program=/bin/echo", "--arguments=%n %r", "--runtime=1", "--grace_time=0"}
 		base := t.TempDir()
 		var res [2]result
@@ -101,9 +102,11 @@ func TestExecEngine(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
+		t.Parallel() // each run in a directory of its own
 		compareBoth(t, gofio, args("--name=ej --ioengine=exec --program=/bin/true --runtime=1 --grace_time=0"), IONone)
 	})
 	t.Run("no redirect", func(t *testing.T) {
+		t.Parallel() // each run in a directory of its own
 		a := []string{"--name=ej", "--ioengine=exec", "--program=/bin/echo", "--arguments=hello %n %r", "--std_redirect=0", "--runtime=1", "--grace_time=0"}
 		fr, gr := runBoth(t, gofio, a)
 		for _, r := range []result{fr, gr} {
@@ -256,6 +259,7 @@ func TestNetEngineInterop(t *testing.T) {
 					}
 					name := fmt.Sprintf("%s/%s/pingpong=%v/%s", eng, proto, pp, dir)
 					t.Run(name, func(t *testing.T) {
+						t.Parallel() // a port or socket of its own
 						sender, receiver := fioPath, gofio
 						if dir == "gofio->fio" {
 							sender, receiver = gofio, fioPath

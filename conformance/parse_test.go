@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -25,6 +26,16 @@ const examplesDir = "../parser/testdata/examples"
 // runAs runs prog (fio or gofio) as "fio ARGS" in dir with stdin.
 func runAs(t *testing.T, prog, dir, stdin string, args ...string) result {
 	t.Helper()
+	r, err := runAsErr(prog, dir, stdin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// runAsErr is runAs for any goroutine: a program that could not be run is
+// an error.
+func runAsErr(prog, dir, stdin string, args ...string) (result, error) {
 	cmd := exec.Command(prog, args...)
 	cmd.Args[0] = "fio"
 	cmd.Dir = dir
@@ -41,9 +52,56 @@ func runAs(t *testing.T, prog, dir, stdin string, args ...string) result {
 			r.rc = 128 + int(ws.Signal()) // fio's crashes, as a shell shows them
 		}
 	case err != nil:
-		t.Fatalf("%s %v: %v", prog, args, err)
+		return r, fmt.Errorf("%s %v: %v", prog, args, err)
 	}
-	return r
+	return r, nil
+}
+
+// same returns a list of n times s.
+func same(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// bothEach runs fio and then gofio the same way on each argument list,
+// as both does, four lists at a time (make test's time: each run is
+// mostly the programs' start): lists[i] in dirs[i], with no stdin;
+// out[i] holds its results.
+func bothEach(t *testing.T, dirs []string, lists [][]string) (out [][2]result) {
+	t.Helper()
+	requireFio(t)
+	progs := [2]string{fioPath, requireGofio(t)}
+	out = make([][2]result, len(lists))
+	errs := make([]error, len(lists))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				for k, prog := range progs {
+					r, err := runAsErr(prog, dirs[i], "", lists[i]...)
+					out[i][k] = r
+					if err != nil {
+						errs[i] = err
+					}
+				}
+			}
+		}()
+	}
+	for i := range lists {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // both runs fio and gofio the same way.
@@ -141,22 +199,28 @@ func TestEnghelp(t *testing.T) {
 	if len(lines) < 2 || lines[0] != "Available IO engines:" {
 		t.Fatalf("fio --enghelp printed %q", want.stdout)
 	}
-	var args []string
+	var engines [][]string
 	for _, l := range lines[1:] {
-		e := strings.TrimSpace(l)
+		engines = append(engines, []string{"--enghelp=" + strings.TrimSpace(l)})
+	}
+	var args []string
+	for i, r := range bothEach(t, same(".", len(engines)), engines) {
+		e := strings.TrimPrefix(engines[i][0], "--enghelp=")
 		args = append(args, e, e+",zz", e+",cmdpri", e+",")
-		r, _ := both(t, ".", "", "--enghelp="+e)
-		for _, ol := range strings.Split(r.stdout, "\n") {
+		for _, ol := range strings.Split(r[0].stdout, "\n") {
 			if name, _, ok := strings.Cut(ol, ":"); ok {
 				args = append(args, e+","+strings.TrimSpace(name))
 			}
 		}
 	}
 	args = append(args, "bogus", "bogus,x", "aio", "linuxaio", "external", "net,proto", "rdma,proto")
+	var lists [][]string
 	for _, a := range args {
-		want, got := both(t, ".", "", "--enghelp="+a)
-		if d := diffResults(want, got, ""); d != "" {
-			t.Errorf("fio --enghelp=%s: gofio's %s", a, d)
+		lists = append(lists, []string{"--enghelp=" + a})
+	}
+	for i, r := range bothEach(t, same(".", len(lists)), lists) {
+		if d := diffResults(r[0], r[1], ""); d != "" {
+			t.Errorf("fio --enghelp=%s: gofio's %s", args[i], d)
 		}
 	}
 }
@@ -272,6 +336,8 @@ func TestBadInput(t *testing.T) {
 	if len(badInputs) < 40 {
 		t.Fatalf("%d bad inputs; the table must keep at least 40", len(badInputs))
 	}
+	var dirs []string
+	var lists [][]string
 	for _, bi := range badInputs {
 		dir := t.TempDir()
 		args := append([]string(nil), bi.args...)
@@ -283,7 +349,11 @@ func TestBadInput(t *testing.T) {
 				args[i] = "job.fio"
 			}
 		}
-		want, got := both(t, dir, "", args...)
+		dirs, lists = append(dirs, dir), append(lists, args)
+	}
+	res := bothEach(t, dirs, lists)
+	for k, bi := range badInputs {
+		want, got := res[k][0], res[k][1]
 		label := fmt.Sprintf("fio %s (job %q)", strings.Join(bi.args, " "), bi.job)
 		if bi.accepted {
 			if want.rc == 0 || got.rc != 0 || got.stdout != "" || got.stderr != "" {

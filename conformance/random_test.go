@@ -215,7 +215,8 @@ write_iolog=d.log
 }
 
 // TestRandom runs each seeded job with fio and gofio and compares the
-// I/O they issued.
+// I/O they issued. The cases run in parallel (go test's -parallel bounds
+// how many at once), each in a directory of its own.
 func TestRandom(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
@@ -224,6 +225,7 @@ func TestRandom(t *testing.T) {
 			if c.skip != "" {
 				t.Skip("known difference: " + c.skip)
 			}
+			t.Parallel()
 			var fio, gof randomRun
 			base := t.TempDir()
 			var wg sync.WaitGroup

@@ -28,6 +28,7 @@ func TestStartDelayRange(t *testing.T) {
 		"--startdelay=500ms-2s",
 	} {
 		t.Run(extra, func(t *testing.T) {
+			t.Parallel() // mostly waiting out the delays, in directories of their own
 			a := args("--ioengine=null --size=4k --rw=read --write_lat_log=x --log_unix_epoch=1 --name=b " + extra + " --name=a")
 			var got [2]int64
 			var wg sync.WaitGroup

@@ -58,10 +58,16 @@ func TestThreadOptions(t *testing.T) {
 		{"--exec_prerun=exit 4", "--output-format=terse"},
 		{"--create_only=1", "--output-format=json+", "--cpus_allowed=0", "--nice=1", "--prio=2"},
 	}
+	var dirs []string
+	var lists [][]string
 	for _, args := range tests {
-		full := append(append([]string(nil), base...), args...)
-		want, got := both(t, t.TempDir(), "", full...)
-		want, got = maskThreadRun(want), maskThreadRun(got)
+		dirs = append(dirs, t.TempDir())
+		lists = append(lists, append(append([]string(nil), base...), args...))
+	}
+	res := bothEach(t, dirs, lists)
+	for k, args := range tests {
+		full := lists[k]
+		want, got := maskThreadRun(res[k][0]), maskThreadRun(res[k][1])
 		if strings.Contains(strings.Join(args, " "), "--output-format=") {
 			// Compare the run's messages and status; the report's
 			// timestamps and versions are checked elsewhere. gofio

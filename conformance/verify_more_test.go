@@ -15,6 +15,7 @@ import (
 // with fio's counts of reads and writes (the same random mix), and ends
 // without error.
 func TestVerifyBacklogDepth(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	for _, extra := range [][]string{
 		{"--ioengine=libaio", "--iodepth=32", "--verify=meta", "--verify_pattern=0xaaa", "--verify_backlog=64"},
@@ -46,6 +47,7 @@ func TestVerifyBacklogDepth(t *testing.T) {
 // fio's byte for byte, but for the expected header's write time and its
 // CRC (bytes 24-31 and 36-39 of each chunk).
 func TestVerifyDump(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	cases := []struct {
 		name  string
@@ -134,6 +136,7 @@ func TestVerifyDump(t *testing.T) {
 // block written again later (norandommap) fails as in fio 3.33, with
 // fio's message, reads and writes.
 func TestVerifyExperimental(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	for _, extra := range [][]string{
 		{"--rw=randwrite", "--loops=2"},
@@ -174,6 +177,7 @@ func TestVerifyExperimental(t *testing.T) {
 // offset generator included, and none with verify_state_save=0; fio's
 // fio-verify-state reads gofio's files.
 func TestVerifyStateFiles(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	var args []string
 	for _, j := range [][]string{
@@ -223,6 +227,7 @@ func TestVerifyStateFiles(t *testing.T) {
 // writes done and stops; a missing file is fio's error, no report and
 // exit status 1.
 func TestVerifyStateLoad(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	gofio := requireGofio(t)
 	progs := []struct{ name, bin string }{{"fio", fioPath}, {"gofio", gofio}}
@@ -306,6 +311,7 @@ func missingState(t *testing.T, a []string) {
 // (trim_verify_zero) or are not read back, and blocks marked and never
 // trimmed are reported as fio reports them.
 func TestVerifyTrimBacklog(t *testing.T) {
+	t.Parallel() // its runs in directories and on a loop device of its own
 	requireFio(t)
 	gofio := requireGofio(t)
 	back := filepath.Join(t.TempDir(), "back")
@@ -372,6 +378,7 @@ func TestVerifyTrimBacklog(t *testing.T) {
 // seed against the write of the same rank, so that reading back by
 // offset fails as in fio ("bad header rand_seed").
 func TestVerifyReplay(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	traces := map[string]string{
 		"overwrite": "f write 8192 4096\nf write 0 4096\nf write 8192 4096\n",
@@ -437,6 +444,7 @@ func TestVerifyReplay(t *testing.T) {
 // only writes never reaches its verify phase (once per clone), numjobs
 // clones share a named file.
 func TestVerifyNotices(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	gofio := requireGofio(t)
 	notices := []string{
@@ -476,6 +484,7 @@ func TestVerifyNotices(t *testing.T) {
 // did not land in the window, the case is skipped; gofio's report must
 // then be fio's or show no failure at all.
 func TestVerifyOverwritten(t *testing.T) {
+	t.Parallel() // its runs in directories of its own
 	requireFio(t)
 	for _, engine := range []string{"psync", "libaio"} {
 		t.Run(engine, func(t *testing.T) {

@@ -31,28 +31,31 @@ func TestTimeBasedWrapInvalidates(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, bin := range []string{fioPath, gofio} {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 64<<10), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			log := filepath.Join(dir, "strace.log")
-			r := runIn(strace, dir, []string{"-f", "-o", log, "-e", "trace=fadvise64", bin,
-				"--name=w", "--filename=f", "--size=64k", "--bs=" + c.bs, "--rw=" + c.rw,
-				"--time_based", "--runtime=1", "--output-format=json"})
-			if r.rc != 0 {
-				t.Fatalf("%s %s: exit status %d\n%s", bin, c.rw, r.rc, head(r.stderr))
-			}
-			ios, _ := strconv.ParseUint(jsonOf(t, bin, r).Get("jobs").Kids[0].Get("read", "total_ios").Text, 10, 64)
-			data, err := os.ReadFile(log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			drops := uint64(strings.Count(string(data), "POSIX_FADV_DONTNEED"))
-			want := (ios + c.pass - 1) / c.pass // one per pass begun
-			if ios < 3*c.pass || drops+1 < want || drops > want+1 {
-				t.Errorf("%s rw=%s bs=%s: %d I/Os, %d page cache drops; want %d (±1), and a few passes",
-					filepath.Base(bin), c.rw, c.bs, ios, drops, want)
-			}
+			t.Run(filepath.Base(bin)+"/"+c.rw+"/"+c.bs, func(t *testing.T) {
+				t.Parallel() // each run in a directory of its own
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "f"), make([]byte, 64<<10), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				log := filepath.Join(dir, "strace.log")
+				r := runIn(strace, dir, []string{"-f", "-o", log, "-e", "trace=fadvise64", bin,
+					"--name=w", "--filename=f", "--size=64k", "--bs=" + c.bs, "--rw=" + c.rw,
+					"--time_based", "--runtime=1", "--output-format=json"})
+				if r.rc != 0 {
+					t.Fatalf("%s %s: exit status %d\n%s", bin, c.rw, r.rc, head(r.stderr))
+				}
+				ios, _ := strconv.ParseUint(jsonOf(t, bin, r).Get("jobs").Kids[0].Get("read", "total_ios").Text, 10, 64)
+				data, err := os.ReadFile(log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				drops := uint64(strings.Count(string(data), "POSIX_FADV_DONTNEED"))
+				want := (ios + c.pass - 1) / c.pass // one per pass begun
+				if ios < 3*c.pass || drops+1 < want || drops > want+1 {
+					t.Errorf("%s rw=%s bs=%s: %d I/Os, %d page cache drops; want %d (±1), and a few passes",
+						filepath.Base(bin), c.rw, c.bs, ios, drops, want)
+				}
+			})
 		}
 	}
 }

@@ -54,18 +54,19 @@ func TestZBDIolog(t *testing.T) {
 		"--filename=data --zonemode=zbd --bs=16k --name=nosize --rw=write --size=16m",
 		"--filename=absent --zonemode=zbd --zonesize=1m --bs=16k --name=absent --rw=write --size=4m",
 	}
-	setup := func(dir string) {
-		if err := os.WriteFile(filepath.Join(dir, "data"), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Truncate(filepath.Join(dir, "data"), 16<<20); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, job := range jobs {
 		name := job[strings.Index(job, "--name=")+len("--name="):]
 		name = strings.Fields(name)[0]
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each run in a directory of its own
+			setup := func(dir string) {
+				if err := os.WriteFile(filepath.Join(dir, "data"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Truncate(filepath.Join(dir, "data"), 16<<20); err != nil {
+					t.Fatal(err)
+				}
+			}
 			a := append(args(job), "--write_iolog=trace.log")
 			fr, gr, ft, gt := replayRun(t, a, setup, func(dir string) string { return traceBody(dir, "trace.log") })
 			if fr.rc != gr.rc || fr.stderr != gr.stderr {

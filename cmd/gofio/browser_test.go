@@ -154,7 +154,6 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if st != 0 {
 		t.Fatalf("run: status %d: %s", st, errs)
 	}
-	t.Run("gofio run", func(t *testing.T) { checkInBrowser(t, live, map[string][]string{"a": {"read", "write"}}) })
 
 	fixture := filepath.Join("..", "..", "report", "testdata")
 	logs, _ := filepath.Glob(filepath.Join(fixture, "randrw_*.log"))
@@ -163,5 +162,14 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if st, _, errs := gofio(t, args...); st != 0 {
 		t.Fatalf("--report: status %d: %s", st, errs)
 	}
-	t.Run("fio 3.33 json+", func(t *testing.T) { checkInBrowser(t, fromFio, map[string][]string{"randrw": {"read", "write"}}) })
+	// The two pages side by side (go test's time): the browsers are
+	// apart, each with a profile and temp dir of its own.
+	t.Run("gofio run", func(t *testing.T) {
+		t.Parallel()
+		checkInBrowser(t, live, map[string][]string{"a": {"read", "write"}})
+	})
+	t.Run("fio 3.33 json+", func(t *testing.T) {
+		t.Parallel()
+		checkInBrowser(t, fromFio, map[string][]string{"randrw": {"read", "write"}})
+	})
 }

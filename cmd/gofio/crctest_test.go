@@ -25,6 +25,23 @@ func runFioStatus(t *testing.T, dir string, args ...string) (status int, stdout,
 	return 0, out.String(), errb.String()
 }
 
+// vsFio runs fio (in a directory of its own) and gofio (in this process)
+// with args side by side, for go test's time, and returns fio's exit
+// status and output, then gofio's.
+func vsFio(t *testing.T, args ...string) (fs int, fout, ferr string, gs int, gout, gerr string) {
+	t.Helper()
+	fio, dir := fioBinary(t), t.TempDir()
+	var err error
+	done := make(chan struct{})
+	go func() { defer close(done); fs, fout, ferr, err = runInErr(fio, dir, args...) }()
+	gs, gout, gerr = gofio(t, args...)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs, fout, ferr, gs, gout, gerr
+}
+
 // crcRate is the rate in a --crctest line, which differs from machine to
 // machine.
 var crcRate = regexp.MustCompile(`(?m)^([a-z0-9-]+:\t+) *\d+\.\d\d MiB/sec$`)
@@ -35,8 +52,7 @@ var crcRate = regexp.MustCompile(`(?m)^([a-z0-9-]+:\t+) *\d+\.\d\d MiB/sec$`)
 func TestCrcTestVsFio(t *testing.T) {
 	for _, list := range []string{"crc7,md5", "crc7,,murmur3", ",sha3-224,fnv", "md5,", "sha512,jhash,crc32c,xxhash", "", "bogus", "crc32c-intel"} {
 		args := []string{"--crctest=" + list}
-		fs, fout, ferr := runFioStatus(t, t.TempDir(), args...)
-		gs, gout, gerr := gofio(t, args...)
+		fs, fout, ferr, gs, gout, gerr := vsFio(t, args...)
 		mask := func(s string) string { return crcRate.ReplaceAllString(s, "${1}RATE MiB/sec") }
 		if gs != fs || mask(gout) != mask(fout) || gerr != ferr {
 			t.Errorf("gofio %v = %d, %q, %q; fio: %d, %q, %q", args, gs, mask(gout), gerr, fs, mask(fout), ferr)
@@ -77,8 +93,7 @@ var memcpyRate = regexp.MustCompile(`(?m)^(\t\d+ bytes:\t) *\d+\.\d\d MiB/sec$`)
 func TestMemcpyTestVsFio(t *testing.T) {
 	for _, list := range []string{"memmove", "bogus", ""} {
 		args := []string{"--memcpytest=" + list}
-		fs, fout, ferr := runFioStatus(t, t.TempDir(), args...)
-		gs, gout, gerr := gofio(t, args...)
+		fs, fout, ferr, gs, gout, gerr := vsFio(t, args...)
 		mask := func(s string) string { return memcpyRate.ReplaceAllString(s, "${1}RATE MiB/sec") }
 		if gs != fs || mask(gout) != mask(fout) || gerr != ferr {
 			t.Errorf("gofio %v = %d, %q, %q; fio: %d, %q, %q", args, gs, mask(gout), gerr, fs, mask(fout), ferr)

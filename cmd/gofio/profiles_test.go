@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,17 +20,27 @@ import (
 // output.
 func runIn(t *testing.T, program, dir string, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
+	status, stdout, stderr, err := runInErr(program, dir, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, stdout, stderr
+}
+
+// runInErr is runIn for any goroutine: a program that could not be run
+// is an error.
+func runInErr(program, dir string, args ...string) (status int, stdout, stderr string, err error) {
 	cmd := exec.Command(program, args...)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), out.String(), errb.String()
+		return ee.ExitCode(), out.String(), errb.String(), nil
 	} else if err != nil {
-		t.Fatalf("%s %v: %v", program, args, err)
+		return 0, "", "", fmt.Errorf("%s %v: %v", program, args, err)
 	}
-	return 0, out.String(), errb.String()
+	return 0, out.String(), errb.String(), nil
 }
 
 // TestProfileTiobenchParseVsFio compares the options --profile=tiobench
@@ -112,8 +123,18 @@ func TestProfileTiobenchRunVsFio(t *testing.T) {
 		t.Skipf("the profile's files would take %d MiB (4 KiB per MiB of memory): over 256 MiB", 4*mb>>10)
 	}
 	args := []string{"--profile=tiobench"}
-	fs, fout, ferr := runIn(t, fioBinary(t), t.TempDir(), args...)
+	// Side by side, each in a directory of its own (go test's time).
+	fio, fdir := fioBinary(t), t.TempDir()
+	var fs int
+	var fout, ferr string
+	var fioErr error
+	done := make(chan struct{})
+	go func() { defer close(done); fs, fout, ferr, fioErr = runInErr(fio, fdir, args...) }()
 	gs, gout, gerr := runIn(t, gofioBinary(t), t.TempDir(), args...)
+	<-done
+	if fioErr != nil {
+		t.Fatal(fioErr)
+	}
 	got, want := reportShape(gout), reportShape(fout)
 	if gs != fs || gerr != ferr || !slices.Equal(got, want) {
 		t.Errorf("gofio %v = %d, %q\n got %q\nwant %q (status %d, stderr %q)", args, gs, gerr, got, want, fs, ferr)
