@@ -79,19 +79,15 @@ var loopCases = []randomCase{
 // TestLoops runs each loopCases job with fio and gofio and compares
 // their I/O: the counts and KiB per direction of the JSON report and
 // the write_iolog traces, with each file's opens and closes, which show
-// where a loop ends.
+// where a loop ends. The cases run in parallel, each in a directory of
+// its own.
 func TestLoops(t *testing.T) {
 	requireFio(t)
 	gofio := requireGofio(t)
 	for _, c := range loopCases {
 		t.Run(c.name, func(t *testing.T) {
-			var fio, gof randomRun
-			base := t.TempDir()
-			var wg sync.WaitGroup
-			wg.Add(2)
-			go func() { defer wg.Done(); fio = runLoop(fioPath, filepath.Join(base, "fio"), c) }()
-			go func() { defer wg.Done(); gof = runLoop(gofio, filepath.Join(base, "gofio"), c) }()
-			wg.Wait()
+			t.Parallel()
+			fio, gof := runPair(t.TempDir(), gofio, func(bin, dir string) randomRun { return runLoop(bin, dir, c) })
 			if fio.err != "" || gof.err != "" {
 				t.Fatalf("fio: %s\ngofio: %s", fio.err, gof.err)
 			}

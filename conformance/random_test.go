@@ -226,13 +226,7 @@ func TestRandom(t *testing.T) {
 				t.Skip("known difference: " + c.skip)
 			}
 			t.Parallel()
-			var fio, gof randomRun
-			base := t.TempDir()
-			var wg sync.WaitGroup
-			wg.Add(2)
-			go func() { defer wg.Done(); fio = runRandom(t, fioPath, filepath.Join(base, "fio"), c) }()
-			go func() { defer wg.Done(); gof = runRandom(t, gofio, filepath.Join(base, "gofio"), c) }()
-			wg.Wait()
+			fio, gof := runPair(t.TempDir(), gofio, func(bin, dir string) randomRun { return runRandom(t, bin, dir, c) })
 			if fio.err != "" || gof.err != "" {
 				t.Fatalf("fio: %s\ngofio: %s", fio.err, gof.err)
 			}
@@ -261,6 +255,17 @@ func TestRandom(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runPair runs run for fio and for gofio side by side, each in a
+// directory of its own under base.
+func runPair(base, gofio string, run func(bin, dir string) randomRun) (fio, gof randomRun) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); fio = run(fioPath, filepath.Join(base, "fio")) }()
+	go func() { defer wg.Done(); gof = run(gofio, filepath.Join(base, "gofio")) }()
+	wg.Wait()
+	return fio, gof
 }
 
 // randomRun is what one program did.
