@@ -207,6 +207,9 @@ write_iolog=d.log
 	{name: "zipf-center-randrw", args: "--rw=randrw --bs=4k --size=2m --filename=long-file-name-over-twelve --random_distribution=zipf:1.1:0.3"},
 	{name: "pareto-bsrange", args: "--rw=randrw --bsrange=4k-16k --size=2m --filename=rngfile --random_distribution=pareto:0.3"},
 	{name: "normal-center-randseed", args: "--rw=randread --bs=4k --size=2m --filename=rngfile --random_distribution=normal:10:0.2 --randseed=5"},
+	// A blockalign other than the write block size turns the random
+	// map off for the reads too (fio 3.33).
+	{name: "blockalign-other-direction", args: "--rw=randread --bs=4k --blockalign=4k,8k --size=256k", fileSize: 256 << 10},
 	{name: "files-filesize", args: "--rw=randread --bs=4k --nrfiles=4 --filesize=64k-256k"},
 	{name: "files-filesize-64", args: "--rw=randrw --bs=2k --nrfiles=3 --filesize=10k-1m --random_generator=tausworthe64"},
 	{name: "files-zipf", args: "--rw=randread --bs=4k --size=4m --nrfiles=8 --file_service_type=zipf"},

@@ -146,6 +146,11 @@ func (b *Builder) check(j *Job) error {
 	if j.IODepthBatchSubmit == 0 || j.IODepthBatchSubmit > j.IODepth {
 		j.IODepthBatchSubmit = j.IODepth
 	}
+	if j.RW.Random() && !j.NoRandomMap && j.blockAlignOffMap() {
+		// As fio 3.33 does, and says on stderr once per job given.
+		j.NoRandomMap = true
+		b.errln("fio: Any use of blockalign= turns off randommap")
+	}
 	if j.TimeBased && j.Runtime == 0 {
 		j.TimeBased = false
 		msg := "fio: time_based requires a runtime/timeout setting"
@@ -163,6 +168,19 @@ func (b *Builder) check(j *Job) error {
 		fmt.Fprintln(b.info(), msg)
 	}
 	return nil
+}
+
+// blockAlignOffMap reports whether a direction's blockalign, set, is not
+// its smallest block size: fio 3.33 then turns the random map off for the
+// whole job, whichever directions it uses (rw=randread with
+// blockalign=4k,8k and bs=4k).
+func (j *Job) blockAlignOffMap() bool {
+	for d, ba := range j.BlockAlign {
+		if ba != 0 && ba != j.BS[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // checkWaitFor checks wait_for against the jobs added before this one.
