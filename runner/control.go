@@ -12,8 +12,10 @@ import (
 )
 
 // control decides when jobs stop early: on Config.Stop (signals) every
-// job, and when a job with exitall (or exitall_on_error, after an error)
-// ends, the jobs exit_what names. Each job has its own stop channel, which
+// job; once any job ends, when some job of the run has exitall (fio
+// 3.33's exitall is one flag for the whole run, as its status line's ETA
+// shows), or when a job with exitall_on_error ends in error, the jobs its
+// exit_what names. Each job has its own stop channel, which
 // its worker polls between I/Os.
 type control struct {
 	tasks []*task
@@ -24,6 +26,8 @@ type control struct {
 	stops  []chan struct{}
 	closed []bool
 	halted bool          // start no more jobs
+	// exitAll: some job has exitall, so every job's end stops others.
+	exitAll bool
 	sig    chan struct{} // closed by stopAll: a signal, which cuts pauses short
 	done   chan struct{}
 	// ends are closed when each task's job has ended or will not start
@@ -47,6 +51,7 @@ func newControl(tasks []*task, prog *Progress, cfg Config) *control {
 		c.stops[i] = make(chan struct{})
 		c.ends[i] = make(chan struct{})
 		c.index[t] = i
+		c.exitAll = c.exitAll || t.job.ExitAll
 	}
 	if stopped(cfg.Stop) {
 		// Stopped already (during the layouts): no job starts.
@@ -173,7 +178,7 @@ func (c *control) finished(t *task) {
 		c.ioJobDone(t)
 	}
 	j := t.job
-	if !j.ExitAll && !(j.ExitAllOnError && w.err != 0) {
+	if !c.exitAll && !(j.ExitAllOnError && w.err != 0) {
 		return
 	}
 	c.mu.Lock()
