@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -168,9 +169,15 @@ func (w *worker) nothingDone() bool {
 // lockMem maps size bytes and locks them in memory, as lockmem does.
 // The error reads as fio's perror line ("mlock: Cannot allocate memory").
 func lockMem(size uint64) ([]byte, error) {
+	// fio 3.33 allocates the memory, then locks it, and names the
+	// allocation "malloc locked mem" when it fails (ENOMEM for a size
+	// no allocation can have, lockmem=50% being 2^64-51 bytes).
+	if size > math.MaxInt64/2 {
+		return nil, fmt.Errorf("malloc locked mem: %s", errno.Text(unix.ENOMEM))
+	}
 	b, err := unix.Mmap(-1, 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
-		return nil, fmt.Errorf("mmap: %s", errno.Text(errno.Of(err)))
+		return nil, fmt.Errorf("malloc locked mem: %s", errno.Text(errno.Of(err)))
 	}
 	if err := unix.Mlock(b); err != nil {
 		unix.Munmap(b)

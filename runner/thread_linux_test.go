@@ -156,8 +156,12 @@ func TestThreadLockMem(t *testing.T) {
 	if err := unix.Munlock(b); err != nil {
 		t.Error(err)
 	}
-	if _, err := lockMem(1 << 62); err == nil || !strings.HasPrefix(err.Error(), "mmap: ") && !strings.HasPrefix(err.Error(), "mlock: ") {
+	if _, err := lockMem(1 << 62); err == nil || !strings.HasPrefix(err.Error(), "malloc locked mem: ") && !strings.HasPrefix(err.Error(), "mlock: ") {
 		t.Errorf("lockMem(2^62) = %v; want fio's perror line", err)
+	}
+	// lockmem=50% is 2^64-51 bytes to fio 3.33, which prints this.
+	if _, err := lockMem(1<<64 - 51); err == nil || err.Error() != "malloc locked mem: Cannot allocate memory" {
+		t.Errorf("lockMem(2^64-51) = %v; want fio's \"malloc locked mem: Cannot allocate memory\"", err)
 	}
 }
 
