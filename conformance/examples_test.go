@@ -327,9 +327,6 @@ type example struct {
 	// sizeBased: every job ends by size, so the bytes are compared (their
 	// sum over the directions when mixed: the split is random).
 	sizeBased, mixed bool
-	// gap, when set, is the option gofio does not run yet: gofio must
-	// refuse the file naming it (and the test says which issue remains).
-	gap string
 }
 
 var examples = []example{
@@ -374,8 +371,7 @@ func shrink(t *testing.T, ex example) string {
 
 // The acceptance list of issue 5: shipped examples, shrunk, give the same
 // outcome under gofio as under fio: the same exit status and job errors,
-// and for size-based ones the same bytes and files. Examples that need an
-// option gofio does not run yet must be refused naming it.
+// and for size-based ones the same bytes and files.
 func TestShippedExamples(t *testing.T) {
 	requireFio(t)
 	for _, ex := range examples {
@@ -385,16 +381,6 @@ func TestShippedExamples(t *testing.T) {
 			defer func() { <-caseSlots }()
 			text := shrink(t, ex)
 			setup := func(dir string) { os.WriteFile(filepath.Join(dir, "job.fio"), []byte(text), 0o644) }
-			if ex.gap != "" {
-				gofio := requireGofio(t)
-				dir := t.TempDir()
-				setup(dir)
-				r := runIn(gofio, dir, []string{"--output-format=json", "job.fio"})
-				if want := "gofio: option " + ex.gap + " is not supported yet"; r.rc != 1 || !strings.Contains(r.stderr, want) {
-					t.Errorf("gofio: status %d, stderr %q; want the refusal %q (or, once %s runs, move this example to the compared ones)", r.rc, r.stderr, want, ex.gap)
-				}
-				return
-			}
 			fr, gr, ff, gf := run2(t, []string{"--output-format=json", "job.fio"}, setup)
 			if fr.rc != gr.rc {
 				t.Fatalf("exit status: fio %d, gofio %d\n%s", fr.rc, gr.rc, head(gr.stderr))
