@@ -22,14 +22,13 @@ type control struct {
 	index map[*task]int
 	prog  *Progress
 
-	mu     sync.Mutex
-	stops  []chan struct{}
-	closed []bool
-	halted bool          // start no more jobs
-	// exitAll: some job has exitall, so every job's end stops others.
-	exitAll bool
-	sig    chan struct{} // closed by stopAll: a signal, which cuts pauses short
-	done   chan struct{}
+	mu      sync.Mutex
+	stops   []chan struct{}
+	closed  []bool
+	halted  bool          // start no more jobs
+	exitAll bool          // some job has exitall: every job's end stops others
+	sig     chan struct{} // closed by stopAll: a signal, which cuts pauses short
+	done    chan struct{}
 	// ends are closed when each task's job has ended or will not start
 	// (wait_for waits on them).
 	ends  []chan struct{}
