@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -157,8 +158,8 @@ func runLoop(bin, dir string, c randomCase) (r randomRun) {
 	return r
 }
 
-// ioTotals reads each job's I/O count and KiB per direction from a JSON
-// report.
+// ioTotals reads each job's name, I/O count and KiB per direction from a
+// JSON report, sorted (the clones of a job report in no fixed order).
 func ioTotals(out string) ([]string, error) {
 	var raw struct {
 		Jobs []map[string]json.RawMessage `json:"jobs"`
@@ -169,6 +170,9 @@ func ioTotals(out string) ([]string, error) {
 	var totals []string
 	for _, j := range raw.Jobs {
 		var s string
+		if err := json.Unmarshal(j["jobname"], &s); err != nil {
+			return nil, fmt.Errorf("JSON jobname: %v", err)
+		}
 		for _, d := range []string{"read", "write", "trim"} {
 			var io struct {
 				TotalIOs uint64 `json:"total_ios"`
@@ -179,8 +183,9 @@ func ioTotals(out string) ([]string, error) {
 			}
 			s += fmt.Sprintf(" %s=%d/%dKiB", d, io.TotalIOs, io.KiB)
 		}
-		totals = append(totals, strings.TrimSpace(s))
+		totals = append(totals, s)
 	}
+	sort.Strings(totals)
 	return totals, nil
 }
 

@@ -2,11 +2,9 @@ package conformance
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -322,28 +320,11 @@ func runRandom(t *testing.T, bin, dir string, c randomCase) (r randomRun) {
 		}
 		r.data = fmt.Sprintf("%x", sha256.Sum256(b))
 	}
-	var raw struct {
-		Jobs []map[string]json.RawMessage `json:"jobs"`
-	}
-	if err := json.Unmarshal([]byte(res.stdout), &raw); err != nil {
-		r.err = fmt.Sprintf("JSON: %v", err)
+	var err error
+	if r.totals, err = ioTotals(res.stdout); err != nil {
+		r.err = err.Error()
 		return r
 	}
-	for _, j := range raw.Jobs {
-		var name string
-		json.Unmarshal(j["jobname"], &name)
-		s := name
-		for _, d := range []string{"read", "write", "trim"} {
-			var io struct {
-				TotalIOs uint64 `json:"total_ios"`
-				KiB      uint64 `json:"io_kbytes"`
-			}
-			json.Unmarshal(j[d], &io)
-			s += fmt.Sprintf(" %s=%d/%dKiB", d, io.TotalIOs, io.KiB)
-		}
-		r.totals = append(r.totals, s)
-	}
-	sort.Strings(r.totals)
 	names, _ := filepath.Glob(filepath.Join(dir, "*.log"))
 	r.logs = map[string][]string{}
 	for _, n := range names {
