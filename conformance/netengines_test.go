@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gofio/gofio/internal/testport"
 )
 
 // TestSpliceEngine runs splice jobs with fio and gofio and compares the
@@ -115,28 +115,6 @@ func TestExecEngine(t *testing.T) {
 			}
 		}
 	})
-}
-
-// netPort returns a port free on the loopback a moment ago, for TCP and
-// UDP: a random high one, since other tests may run beside.
-func netPort(t *testing.T) int {
-	t.Helper()
-	for range 100 {
-		p := 20000 + rand.IntN(40000)
-		l, err := net.Listen("tcp", fmt.Sprintf(":%d", p))
-		if err != nil {
-			continue
-		}
-		u, err := net.ListenPacket("udp", fmt.Sprintf(":%d", p))
-		l.Close()
-		if err != nil {
-			continue
-		}
-		u.Close()
-		return p
-	}
-	t.Fatal("no free port")
-	return 0
 }
 
 // netPeer is a receiver running in the background.
@@ -283,16 +261,16 @@ func TestNetEngineInterop(t *testing.T) {
 							ra = append(ra, "--filename="+sock)
 							sa = append(sa, "--filename="+sock)
 						case "udp":
-							udpPort = netPort(t)
+							udpPort = testport.Free(t)
 							ra = append(ra, fmt.Sprint("--port=", udpPort))
 							sa = append(sa, fmt.Sprint("--port=", udpPort), "--hostname=127.0.0.1")
 						case "multicast":
 							// A group on the loopback's interface.
-							udpPort = netPort(t)
+							udpPort = testport.Free(t)
 							g := []string{fmt.Sprint("--port=", udpPort), "--hostname=239.7.7.7", "--interface=127.0.0.1", "--ttl=1"}
 							ra, sa = append(ra, g...), append(sa, g...)
 						default:
-							p := netPort(t)
+							p := testport.Free(t)
 							ra = append(ra, fmt.Sprint("--port=", p), "--listen")
 							sa = append(sa, fmt.Sprint("--port=", p), "--hostname=127.0.0.1")
 						}
@@ -342,7 +320,7 @@ func TestNetEngineReports(t *testing.T) {
 			var vals [2][]string
 			for i, bin := range []string{fioPath, gofio} {
 				for _, format := range []string{"normal", "json"} {
-					p := netPort(t)
+					p := testport.Free(t)
 					ra := []string{"--name=recv", "--ioengine=net", "--listen", fmt.Sprint("--port=", p), "--rw=read", "--bs=4k", "--size=64k", "--output-format=" + format}
 					sa := []string{"--name=send", "--ioengine=net", "--hostname=127.0.0.1", fmt.Sprint("--port=", p), "--rw=write", "--bs=4k", "--size=64k", "--output-format=" + format}
 					if pp {
@@ -402,7 +380,7 @@ func TestNetExamples(t *testing.T) {
 			for i, bin := range []string{fioPath, gofio} {
 				text := string(data)
 				for k := 0; k+1 < len(ex.edits); k += 2 {
-					to := strings.ReplaceAll(ex.edits[k+1], "PORT", fmt.Sprint(netPort(t)))
+					to := strings.ReplaceAll(ex.edits[k+1], "PORT", fmt.Sprint(testport.Free(t)))
 					if !strings.Contains(text, ex.edits[k]) {
 						t.Fatalf("no %q to edit", ex.edits[k])
 					}

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/gofio/gofio/internal/testport"
 	"github.com/gofio/gofio/jobspec"
 )
 
@@ -63,28 +63,6 @@ func TestNetInitErrors(t *testing.T) {
 	}
 }
 
-// freePort returns a port that TCP and UDP could bind a moment ago on
-// the loopback: a random high one, as other tests may run beside.
-func freePort(t *testing.T) int {
-	t.Helper()
-	for range 50 {
-		p := 20000 + rand.IntN(40000)
-		l, err := net.Listen("tcp", fmt.Sprintf(":%d", p))
-		if err != nil {
-			continue
-		}
-		u, err := net.ListenPacket("udp", fmt.Sprintf(":%d", p))
-		l.Close()
-		if err != nil {
-			continue
-		}
-		u.Close()
-		return p
-	}
-	t.Fatal("no free port")
-	return 0
-}
-
 // TestNetEngines runs a writer and a reader of each engine and protocol
 // over the loopback: the reader gets each block the writer sent, then
 // ends its job (IOUnit.End) on the writer's close message; with
@@ -108,7 +86,7 @@ func TestNetEngines(t *testing.T) {
 						wFiles = files
 						rOpts, wOpts = []string{"protocol=unix"}, []string{"protocol=unix"}
 					case "udp":
-						p := fmt.Sprint(freePort(t))
+						p := fmt.Sprint(testport.Free(t))
 						rOpts, wOpts = []string{"protocol=udp", "port=" + p}, []string{"protocol=udp", "port=" + p, "hostname=127.0.0.1"}
 					case "tcp", "tcpv6":
 						host := "127.0.0.1"
@@ -120,7 +98,7 @@ func TestNetEngines(t *testing.T) {
 								l.Close()
 							}
 						}
-						p := fmt.Sprint(freePort(t))
+						p := fmt.Sprint(testport.Free(t))
 						rOpts = []string{"protocol=" + proto, "port=" + p, "listen"}
 						wOpts = []string{"protocol=" + proto, "port=" + p, "hostname=" + host}
 						if proto == "tcp" {
