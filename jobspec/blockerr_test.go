@@ -19,12 +19,7 @@ func TestBlockErrorPercentiles(t *testing.T) {
 		{"[a]\nrw=randtrim\nblock_error_percentiles=0\n", ""},
 	}
 	for _, tt := range tests {
-		s := &session{files: []string{tt.file}}
-		_, err := s.run(t)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
+		got := fileErr(t, tt.file)
 		if (tt.err == "") != (got == "") || !strings.Contains(got, tt.err) {
 			t.Errorf("%q: error %q, want %q", tt.file, got, tt.err)
 		}

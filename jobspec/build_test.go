@@ -19,6 +19,17 @@ type session struct {
 	stdout, stderr bytes.Buffer
 }
 
+// fileErr builds the jobs of one job file and returns the error, "" for
+// none.
+func fileErr(t *testing.T, file string) string {
+	t.Helper()
+	s := &session{files: []string{file}}
+	if _, err := s.run(t); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 func (s *session) run(t *testing.T) (*Plan, error) {
 	t.Helper()
 	s.cfg.Stdout, s.cfg.Stderr = &s.stdout, &s.stderr

@@ -72,12 +72,7 @@ func TestAltClockID(t *testing.T) {
 		{"[a]\nwrite_lat_log=x\nlog_alternate_epoch=1\nlog_alternate_epoch_clock_id=12\n", "gofio: log_alternate_epoch_clock_id=12 is refused: Linux's clock ids are 0 to 11"},
 	}
 	for _, tt := range tests {
-		s := &session{files: []string{tt.file}}
-		_, err := s.run(t)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
+		got := fileErr(t, tt.file)
 		if (tt.err == "") != (got == "") || !strings.Contains(got, tt.err) {
 			t.Errorf("%q: error %q, want %q", tt.file, got, tt.err)
 		}
