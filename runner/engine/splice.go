@@ -47,16 +47,8 @@ func (e *spliceEngine) Queue(u *IOUnit) Status {
 		n, err = e.read(u)
 	case OpWrite:
 		n, err = e.write(u)
-	case OpTrim:
-		if err = blkDiscard(u.FD, u.Offset, int64(len(u.Buf))); err == 0 {
-			n = len(u.Buf)
-		} else {
-			u.ErrFn = "td_io_queue"
-		}
-	case OpFsync:
-		err = errno.Of(unix.Fsync(u.FD))
-	case OpFdatasync:
-		err = errno.Of(unix.Fdatasync(u.FD))
+	default:
+		n, err = syncOp(u)
 	}
 	u.Result, u.Err = n, err
 	return Completed

@@ -87,19 +87,29 @@ func (e *syncEngine) Queue(u *IOUnit) Status {
 	switch u.Op {
 	case OpRead, OpWrite:
 		n, err = e.transfer(u)
-	case OpTrim:
-		if err = blkDiscard(u.FD, u.Offset, int64(len(u.Buf))); err == 0 {
-			n = len(u.Buf)
-		} else {
-			u.ErrFn = "td_io_queue"
-		}
-	case OpFsync:
-		err = errno.Of(unix.Fsync(u.FD))
-	case OpFdatasync:
-		err = errno.Of(unix.Fdatasync(u.FD))
+	default:
+		n, err = syncOp(u)
 	}
 	u.Result, u.Err = n, err
 	return Completed
+}
+
+// syncOp does a unit of the synchronous engines (sync family, splice)
+// that moves no data: a trim (BLKDISCARD), an fsync or an fdatasync.
+func syncOp(u *IOUnit) (int, unix.Errno) {
+	switch u.Op {
+	case OpTrim:
+		if err := blkDiscard(u.FD, u.Offset, int64(len(u.Buf))); err != 0 {
+			u.ErrFn = "td_io_queue"
+			return 0, err
+		}
+		return len(u.Buf), 0
+	case OpFsync:
+		return 0, errno.Of(unix.Fsync(u.FD))
+	case OpFdatasync:
+		return 0, errno.Of(unix.Fdatasync(u.FD))
+	}
+	return 0, 0
 }
 
 // transfer reads or writes u with the engine's system call.
