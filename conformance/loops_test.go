@@ -89,19 +89,7 @@ func TestLoops(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			fio, gof := runPair(t.TempDir(), gofio, func(bin, dir string) randomRun { return runLoop(bin, dir, c) })
-			if fio.err != "" || gof.err != "" {
-				t.Fatalf("fio: %s\ngofio: %s", fio.err, gof.err)
-			}
-			if fmt.Sprint(gof.totals) != fmt.Sprint(fio.totals) {
-				t.Errorf("JSON I/O counts and KiB:\n fio:   %v\n gofio: %v", fio.totals, gof.totals)
-			}
-			if c.noLog != "" {
-				t.Logf("traces not compared: %s", c.noLog)
-				return
-			}
-			if d := firstDiff(fio.logs["io.log"], gof.logs["io.log"]); d != "" {
-				t.Errorf("io.log: %s", d)
-			}
+			compareRuns(t, c, fio, gof)
 		})
 	}
 }

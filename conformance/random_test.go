@@ -228,33 +228,41 @@ func TestRandom(t *testing.T) {
 			}
 			t.Parallel()
 			fio, gof := runPair(t.TempDir(), gofio, func(bin, dir string) randomRun { return runRandom(t, bin, dir, c) })
-			if fio.err != "" || gof.err != "" {
-				t.Fatalf("fio: %s\ngofio: %s", fio.err, gof.err)
-			}
-			if c.data && gof.data != fio.data {
-				t.Errorf("the data file differs: fio %s, gofio %s", fio.data, gof.data)
-			}
-			if fmt.Sprint(gof.totals) != fmt.Sprint(fio.totals) {
-				t.Errorf("JSON I/O counts and KiB per job:\n fio:   %v\n gofio: %v", fio.totals, gof.totals)
-			}
-			if c.noLog != "" {
-				t.Logf("traces not compared: %s", c.noLog)
-				return
-			}
-			if len(fio.logs) == 0 {
-				t.Fatal("fio wrote no write_iolog")
-			}
-			for name, fl := range fio.logs {
-				gl, ok := gof.logs[name]
-				if !ok {
-					t.Errorf("%s: gofio wrote no such log", name)
-					continue
-				}
-				if d := firstDiff(fl, gl); d != "" {
-					t.Errorf("%s: %s", name, d)
-				}
-			}
+			compareRuns(t, c, fio, gof)
 		})
+	}
+}
+
+// compareRuns compares what fio and gofio did for c: both ran, the data
+// file (c.data), the JSON totals, and each write_iolog trace fio wrote
+// (unless c.noLog says why not).
+func compareRuns(t *testing.T, c randomCase, fio, gof randomRun) {
+	t.Helper()
+	if fio.err != "" || gof.err != "" {
+		t.Fatalf("fio: %s\ngofio: %s", fio.err, gof.err)
+	}
+	if c.data && gof.data != fio.data {
+		t.Errorf("the data file differs: fio %s, gofio %s", fio.data, gof.data)
+	}
+	if fmt.Sprint(gof.totals) != fmt.Sprint(fio.totals) {
+		t.Errorf("JSON I/O counts and KiB per job:\n fio:   %v\n gofio: %v", fio.totals, gof.totals)
+	}
+	if c.noLog != "" {
+		t.Logf("traces not compared: %s", c.noLog)
+		return
+	}
+	if len(fio.logs) == 0 {
+		t.Fatal("fio wrote no write_iolog")
+	}
+	for name, fl := range fio.logs {
+		gl, ok := gof.logs[name]
+		if !ok {
+			t.Errorf("%s: gofio wrote no such log", name)
+			continue
+		}
+		if d := firstDiff(fl, gl); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
 	}
 }
 
