@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gofio/gofio/internal/proctree"
 )
 
 // pssInterval is how often the memory of a run's process tree is read.
@@ -24,7 +26,7 @@ func watchPSS(cmd *exec.Cmd, skipRoot bool, done <-chan struct{}) <-chan int64 {
 		t := time.NewTicker(pssInterval)
 		defer t.Stop()
 		for {
-			procs := descendants(cmd.Process.Pid)
+			procs := proctree.Descendants(cmd.Process.Pid)
 			if skipRoot {
 				procs = procs[1:]
 			}
@@ -68,20 +70,3 @@ func pss(pid int) int64 {
 	return 0
 }
 
-// descendants returns pid and every process below it (by
-// /proc/PID/task/TID/children).
-func descendants(pid int) []int {
-	procs := []int{pid}
-	for i := 0; i < len(procs); i++ {
-		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(procs[i]) + "/task")
-		for _, t := range tasks {
-			b, _ := os.ReadFile("/proc/" + strconv.Itoa(procs[i]) + "/task/" + t.Name() + "/children")
-			for _, f := range strings.Fields(string(b)) {
-				if n, err := strconv.Atoi(f); err == nil {
-					procs = append(procs, n)
-				}
-			}
-		}
-	}
-	return procs
-}

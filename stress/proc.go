@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gofio/gofio/internal/proctree"
 )
 
 // outcome is what one run of a command left.
@@ -86,31 +88,13 @@ func exitStatus(err error) int {
 // treeRSS returns the summed VmRSS (KiB) of pid and its descendants.
 func treeRSS(pid int) uint64 {
 	var sum uint64
-	for _, p := range descendants(pid) {
+	for _, p := range proctree.Descendants(pid) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/status")
 		if err == nil {
 			sum += statusField(string(b), "VmRSS:")
 		}
 	}
 	return sum
-}
-
-// descendants returns pid and every process below it (by
-// /proc/PID/task/TID/children).
-func descendants(pid int) []int {
-	procs := []int{pid}
-	for i := 0; i < len(procs); i++ {
-		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(procs[i]) + "/task")
-		for _, t := range tasks {
-			b, _ := os.ReadFile("/proc/" + strconv.Itoa(procs[i]) + "/task/" + t.Name() + "/children")
-			for _, f := range strings.Fields(string(b)) {
-				if n, err := strconv.Atoi(f); err == nil {
-					procs = append(procs, n)
-				}
-			}
-		}
-	}
-	return procs
 }
 
 // statusField returns the number (in kB) of a /proc/PID/status field.
