@@ -69,4 +69,3 @@ func pss(pid int) int64 {
 	}
 	return 0
 }
-
