@@ -672,16 +672,10 @@ func (e *netEngine) spliceIn(fd int, b []byte) (int, unix.Errno) {
 		if s == 0 {
 			break
 		}
-		for left := int(s); left > 0; {
-			r, _, en := unix.Syscall(unix.SYS_READ, uintptr(e.pipe[0]), uintptr(unsafe.Pointer(&b[done])), uintptr(left))
-			if en == unix.EINTR {
-				continue
-			}
-			if en != 0 {
-				return done, en
-			}
-			done += int(r)
-			left -= int(r)
+		n, en := readPipe(e.pipe[0], b[done:done+int(s)])
+		done += n
+		if en != 0 {
+			return done, en
 		}
 	}
 	return done, 0

@@ -70,17 +70,28 @@ func (e *spliceEngine) read(u *IOUnit) (int, unix.Errno) {
 		if s == 0 {
 			break // end of file
 		}
-		for left := int(s); left > 0; {
-			r, _, en := unix.Syscall(unix.SYS_READ, uintptr(e.pipe[0]), uintptr(unsafe.Pointer(&u.Buf[done])), uintptr(left))
-			if en == unix.EINTR {
-				continue
-			}
-			if en != 0 {
-				return done, en
-			}
-			done += int(r)
-			left -= int(r)
+		n, en := readPipe(e.pipe[0], u.Buf[done:done+int(s)])
+		done += n
+		if en != 0 {
+			return done, en
 		}
+	}
+	return done, 0
+}
+
+// readPipe reads len(b) bytes, spliced into the pipe before, from its
+// read end fd, retrying on EINTR; it returns how many it read.
+func readPipe(fd int, b []byte) (int, unix.Errno) {
+	done := 0
+	for done < len(b) {
+		r, _, en := unix.Syscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&b[done])), uintptr(len(b)-done))
+		if en == unix.EINTR {
+			continue
+		}
+		if en != 0 {
+			return done, en
+		}
+		done += int(r)
 	}
 	return done, 0
 }
