@@ -57,13 +57,7 @@ func TestCmdPrioEncoding(t *testing.T) {
 // it read its whole buffer.
 func asyncTFinish(t *testing.T, eng Engine, u *IOUnit) {
 	t.Helper()
-	if _, err := eng.(Committer).Commit(); err != nil {
-		t.Fatalf("Commit: %v", err)
-	}
-	done := make([]*IOUnit, 1)
-	if n, err := eng.(Reaper).Reap(1, done); err != nil || n != 1 {
-		t.Fatalf("Reap: %d, %v", n, err)
-	}
+	asyncTReapOne(t, eng)
 	if u.Err != 0 || u.Result != len(u.Buf) {
 		t.Fatalf("read: %d bytes, %v", u.Result, u.Err)
 	}

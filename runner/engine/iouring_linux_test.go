@@ -189,8 +189,9 @@ func TestIOUringRejectedOptions(t *testing.T) {
 	}
 }
 
-// uringTFinish submits what was queued and reaps one completion.
-func uringTFinish(t *testing.T, eng Engine) {
+// asyncTReapOne submits what was queued and reaps one completion (any
+// asynchronous engine).
+func asyncTReapOne(t *testing.T, eng Engine) {
 	t.Helper()
 	if _, err := eng.(Committer).Commit(); err != nil {
 		t.Fatalf("Commit: %v", err)
@@ -247,7 +248,7 @@ func TestIOUringRegisterFiles(t *testing.T) {
 				if sqe.Flags&uringSQEFixedFile == 0 || sqe.FD != int32(file) {
 					t.Fatalf("file %d: SQE flags %#x fd %d, want IOSQE_FIXED_FILE and slot %d", file, sqe.Flags, sqe.FD, file)
 				}
-				uringTFinish(t, eng)
+				asyncTReapOne(t, eng)
 				if u.Err != 0 || u.Result != 4096 || !bytes.Equal(u.Buf, want[4096:8192]) {
 					t.Fatalf("file %d: read %d, %v, data match %v", file, u.Result, u.Err, bytes.Equal(u.Buf, want[4096:8192]))
 				}
@@ -280,7 +281,7 @@ func TestIOUringPlainFile(t *testing.T) {
 	if sqe := uringTLastSQE(eng); sqe.Flags&uringSQEFixedFile != 0 || sqe.FD != int32(fd) {
 		t.Fatalf("SQE flags %#x fd %d, want no IOSQE_FIXED_FILE and fd %d", sqe.Flags, sqe.FD, fd)
 	}
-	uringTFinish(t, eng)
+	asyncTReapOne(t, eng)
 	if u.Err != 0 || !bytes.Equal(u.Buf, content[:4096]) {
 		t.Fatalf("read: %v", u.Err)
 	}
@@ -306,7 +307,7 @@ func TestIOUringUncached(t *testing.T) {
 					t.Fatalf("Queue: %v", st)
 				}
 				got := uringTLastSQE(eng).OpFlags&rwfUncached != 0
-				uringTFinish(t, eng)
+				asyncTReapOne(t, eng)
 				if got == direct {
 					t.Fatalf("%v: RWF_UNCACHED set %v with direct=%v", op, got, direct)
 				}
