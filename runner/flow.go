@@ -13,7 +13,9 @@ const flowPollNS = 20_000
 // stopped or its runtime ends while it waits.
 func (w *worker) flowWait() bool {
 	f := w.flow
+	waited := false
 	for !f.Allowed() {
+		waited = true
 		if ns := f.SleepNS(); ns > 0 {
 			clock.Sleep(ns)
 		} else {
@@ -35,6 +37,14 @@ func (w *worker) flowWait() bool {
 			w.stopping = true
 			return false
 		}
+	}
+	if waited && stopped(w.stop) {
+		// The group let the job go because a job left it, and one that
+		// leaves after stopping this one (exitall) closed the stop
+		// first: without this look the job would run on unheld until
+		// its next poll of the stop channel (publishCounts).
+		w.stopping = true
+		return false
 	}
 	f.Count()
 	return true
