@@ -76,3 +76,22 @@ func TestGenerators(t *testing.T) {
 		}
 	}
 }
+
+// Scale is fio's trunc(n · (r / (rand_max + 1.0))) bit for bit: the
+// division written out against two streams seeded alike, for block
+// counts from 1 to past 2^53 (where the double rounds).
+func TestScaleIsFioDivision(t *testing.T) {
+	for _, use64 := range []bool{false, true} {
+		var a, b Stream
+		a.Seed(fioSeed, use64)
+		b.Seed(fioSeed, use64)
+		for i, n := range []uint64{1, 2, 3, 255, 262144, 1<<32 - 1, 1 << 32, 1<<53 + 1, 1<<63 + 12345, ^uint64(0)} {
+			for k := 0; k < 2000; k++ {
+				want := uint64(float64(n) * (float64(b.Next()) / b.Span()))
+				if got := a.Scale(n); got != want {
+					t.Fatalf("use64=%v n[%d]=%d draw %d: Scale = %d, fio's division gives %d", use64, i, n, k, got, want)
+				}
+			}
+		}
+	}
+}

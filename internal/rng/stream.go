@@ -53,8 +53,18 @@ func (f *Stream) Span() float64 {
 
 // Scale draws a value in [0, n) as fio scales a draw:
 // trunc(n · (r / (rand_max + 1.0))) in double precision.
+//
+// The span is a power of two, so r/span is exact as a multiplication by
+// its inverse, which the compiler makes only of a constant divisor: each
+// generator gets its own constant (a division costs several times a
+// multiplication, on every random offset).
 func (f *Stream) Scale(n uint64) uint64 {
-	return uint64(float64(n) * (float64(f.Next()) / f.Span()))
+	if f.use64 {
+		return uint64(float64(n) * (float64(f.s64.Next()) / 18446744073709551616.0))
+	}
+	// A 32-bit draw converts exactly through int64 (one instruction; the
+	// unsigned conversion tests the sign first).
+	return uint64(float64(n) * (float64(int64(f.s32.Next())) / 4294967296.0))
 }
 
 // Between draws a value in [a, b], both included, as fio does.
