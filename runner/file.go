@@ -14,6 +14,7 @@ import (
 	"github.com/gofio/gofio/jobspec"
 	"github.com/gofio/gofio/runner/content"
 	"github.com/gofio/gofio/runner/engine"
+	"github.com/gofio/gofio/stats"
 )
 
 // jobFile is one file a job does I/O on.
@@ -41,6 +42,24 @@ type jobFile struct {
 	// bufDraws its draws from the dedupe streams.
 	bufSeeds uint64
 	bufDraws content.Draws
+	// blocks caches randBlocks per direction, for the size it was
+	// computed at (the size can change while the job runs).
+	blocks [3]struct{ size, n uint64 }
+}
+
+// randBlocks is the number of places a random I/O of direction d can
+// start at in f: blocks of align bytes where one of minBS bytes fits.
+// It is cached, as it costs a 64-bit division on every random offset.
+func (f *jobFile) randBlocks(d stats.Dir, minBS, align uint64) uint64 {
+	c := &f.blocks[d]
+	if c.size != f.size || c.n == 0 {
+		n := f.size
+		if minBS > align {
+			n -= min(n, minBS-align)
+		}
+		c.size, c.n = f.size, n/align
+	}
+	return c.n
 }
 
 // realEnd is where the file itself ends: its size when it is open and a

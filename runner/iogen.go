@@ -705,11 +705,7 @@ func (w *worker) randOffset(fi int, f *jobFile, d stats.Dir, mark bool) (uint64,
 	if align == 0 {
 		return 0, 0, false
 	}
-	lastb := f.size
-	if minBS > align {
-		lastb -= min(lastb, minBS-align)
-	}
-	lastb /= align
+	lastb := f.randBlocks(d, minBS, align)
 	if lastb == 0 {
 		return 0, 0, false
 	}
