@@ -923,10 +923,12 @@ func (w *worker) complete(u *engine.IOUnit, start, issue, done int64, acct bool)
 	if !acct || w.info.NoStats {
 		return
 	}
-	if w.clat {
+	switch {
+	case w.clat && w.lat:
+		w.st.AddClatLat(d, uint64(max(0, done-issue)), uint64(max(0, done-start)), w.clatHist, w.latHist)
+	case w.clat:
 		w.st.AddClat(d, uint64(max(0, done-issue)), w.clatHist)
-	}
-	if w.lat {
+	case w.lat:
 		w.st.AddLat(d, uint64(max(0, done-start)), w.latHist)
 	}
 	if w.prioStats {

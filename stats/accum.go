@@ -28,6 +28,13 @@ func (a *Accum) Add(x uint64) {
 	a.N++
 }
 
+// same reports whether a and o hold the same state, bit for bit.
+func (a *Accum) same(o *Accum) bool {
+	return a.N == o.N && a.Min == o.Min && a.Max == o.Max &&
+		math.Float64bits(a.Mean) == math.Float64bits(o.Mean) &&
+		math.Float64bits(a.S) == math.Float64bits(o.S)
+}
+
 // Stddev returns the sample standard deviation, 0 for fewer than two
 // samples.
 func (a *Accum) Stddev() float64 {

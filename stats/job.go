@@ -249,6 +249,25 @@ func (j *Job) AddLat(d Dir, ns uint64, hist bool) {
 	}
 }
 
+// AddClatLat records an I/O's completion latency (AddClat) and its total
+// latency (AddLat). An I/O completed inside the engine's call has both
+// equal (its issue is its start), and while the two accumulators hold
+// the same state a copy stands for the second Welford update and its
+// division: equal states given equal samples stay equal, bit for bit.
+func (j *Job) AddClatLat(d Dir, clat, lat uint64, clatHist, latHist bool) {
+	s := &j.Dir[d]
+	if clat == lat && s.Lat.same(&s.Clat) {
+		j.AddClat(d, clat, clatHist)
+		s.Lat = s.Clat
+		if latHist {
+			s.LatHist.Add(lat)
+		}
+		return
+	}
+	j.AddClat(d, clat, clatHist)
+	j.AddLat(d, lat, latHist)
+}
+
 // AddSlat records a submission latency.
 func (j *Job) AddSlat(d Dir, ns uint64, hist bool) {
 	s := &j.Dir[d]

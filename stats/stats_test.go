@@ -125,3 +125,22 @@ func TestJobBuckets(t *testing.T) {
 		t.Errorf("depth maps: %v %v %v", j.IODepth, j.Submit, j.Complete)
 	}
 }
+
+// AddClatLat gives the state AddClat and AddLat give, bit for bit, while
+// the two latencies agree, after they part, and when they agree again.
+func TestAddClatLat(t *testing.T) {
+	pairs := [][2]uint64{{5, 5}, {900, 900}, {17, 17}, {17, 17}, {3, 3}, // twins
+		{40, 41}, {1200, 1200}, {8, 8}, {1 << 40, 1 << 40}, {0, 6}, {6, 6}} // apart
+	var want, got Job
+	for i, p := range pairs {
+		want.AddClat(Read, p[0], true)
+		want.AddLat(Read, p[1], true)
+		got.AddClatLat(Read, p[0], p[1], true, true)
+		if w, g := want.Dir[Read], got.Dir[Read]; !w.Clat.same(&g.Clat) || !w.Lat.same(&g.Lat) || w.LatHist != g.LatHist || w.ClatHist != g.ClatHist {
+			t.Fatalf("after sample %d %v: AddClatLat gives clat %+v lat %+v, AddClat and AddLat give %+v %+v", i, p, g.Clat, g.Lat, w.Clat, w.Lat)
+		}
+	}
+	if got.Dir[Read].Lat.same(&got.Dir[Read].Clat) {
+		t.Fatal("lat and clat fed different samples hold the same state")
+	}
+}
