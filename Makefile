@@ -7,7 +7,7 @@ BINDIR   := $(PREFIX)/bin
 BIN      := bin/gofio
 FIO_LINK ?= 0
 
-.PHONY: all build run test stress bench install fuzz fuzz-list clean
+.PHONY: all build run test stress bench pgo install fuzz fuzz-list clean
 
 all: build
 
@@ -58,6 +58,19 @@ stress: build
 # bench runs fio and gofio side by side on the same jobs (see bench/main.go).
 bench: build
 	$(GO) run ./bench -gofio $(BIN) $(BENCHFLAGS)
+
+# pgo regenerates cmd/gofio/default.pgo, the CPU profile that go build
+# optimizes gofio with (profile-guided optimization: it inlines more on
+# the hot paths and calls the hot engines directly; docs/perf.md, "Built
+# with a profile"): one profiled bench run of each job in PGOJOBS,
+# merged. Run it on a quiet machine after a change to the I/O loop and
+# commit the profile; the zram jobs need root.
+PGOJOBS ?= null,psync-cached,libaio-qd32,io_uring-qd32,psync-64jobs,zram-uring-qd1,zram-uring-qd32,zram-uring-reg-qd32,zram-uring-sqpoll-qd32,zram-libaio-qd32,zram-psync-qd1,zram-uring-randwrite-qd32
+pgo: build
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	$(GO) run ./bench -gofio $(BIN) -rounds 1 -only $(PGOJOBS) -profile "$$dir" && \
+	$(GO) tool pprof -proto "$$dir"/*.prof > cmd/gofio/default.pgo.new && \
+	mv cmd/gofio/default.pgo.new cmd/gofio/default.pgo
 
 install: build
 	install -d $(DESTDIR)$(BINDIR)
