@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,6 +79,66 @@ func TestWriteIolog(t *testing.T) {
 			}
 			if ft != gt {
 				t.Errorf("traces differ:\nfio:\n%s\ngofio:\n%s", ft, gt)
+			}
+		})
+	}
+}
+
+// TestWriteIologVerify compares the traces of verifying jobs, and their
+// exit status: which blocks are read back, in what order (write order
+// with the random map, else by file and offset, a rewritten block once),
+// and the files' close and open between the workload and the reads.
+// The verify_only cases check files fio wrote first; their skipped I/Os
+// are not logged, and their counts are compared as well.
+func TestWriteIologVerify(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, job string
+		only      bool
+	}{
+		{"write", "--rw=write", false},
+		{"write two files", "--rw=write --nrfiles=2", false},
+		{"randwrite two files", "--rw=randwrite --nrfiles=2", false},
+		{"randwrite lfsr", "--rw=randwrite --random_generator=lfsr", false},
+		{"randwrite norandommap", "--rw=randwrite --norandommap", false},
+		{"randwrite zipf", "--rw=randwrite --random_distribution=zipf:1.2", false},
+		{"strided zones rewritten", "--rw=write --zonemode=strided --zonesize=4k --zoneskip=4k --size=32k", false},
+		{"randwrite loops=2", "--rw=randwrite --loops=2", false},
+		{"rw", "--rw=rw", false},
+		{"backlog", "--rw=write --verify_backlog=2", false},
+		{"backlog loops=2", "--rw=write --verify_backlog=2 --loops=2", false},
+		{"backlog libaio", "--rw=randwrite --verify_backlog=2 --ioengine=libaio --iodepth=4", false},
+		{"backlog two files", "--rw=write --verify_backlog=2 --nrfiles=2", false},
+		{"verify_only write", "--rw=write", true},
+		{"verify_only rw", "--rw=rw", true},
+		{"verify_only randrw two files", "--rw=randrw --nrfiles=2", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			job := append([]string{"--name=v", "--size=16k", "--bs=4k", "--verify=crc32c"}, args(c.job)...)
+			var setup func(string)
+			a := append(job, "--write_iolog=trace.log", "--output-format=json")
+			if c.only {
+				setup = func(dir string) {
+					if r := runIn(fioPath, dir, job); r.rc != 0 {
+						t.Fatalf("writing with fio: exit %d: %s", r.rc, r.stderr)
+					}
+				}
+				a = append(a, "--verify_only")
+			}
+			fr, gr, ft, gt := replayRun(t, a, setup, func(dir string) string { return traceBody(dir, "trace.log") })
+			if fr.rc != gr.rc {
+				t.Errorf("exit status: fio %d, gofio %d\nfio stderr:\n%s\ngofio stderr:\n%s", fr.rc, gr.rc, fr.stderr, gr.stderr)
+			}
+			if ft != gt {
+				t.Errorf("traces differ:\nfio:\n%s\ngofio:\n%s", ft, gt)
+			}
+			if c.only {
+				fc, ferr := ioTotals(fr.stdout)
+				gc, gerr := ioTotals(gr.stdout)
+				if ferr != nil || gerr != nil || !slices.Equal(fc, gc) {
+					t.Errorf("I/O counts: fio %v (%v), gofio %v (%v)", fc, ferr, gc, gerr)
+				}
 			}
 		})
 	}

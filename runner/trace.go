@@ -23,6 +23,9 @@ import (
 type tracer struct {
 	out    *trace.Writer   // write_iolog; nil without
 	added  bool            // the files' add lines are written
+	// skipped: the I/Os are not done (verify_only's write phase), so
+	// they are not logged; file actions still are, as in fio 3.33.
+	skipped bool
 	replay *trace.Replayer // read_iolog; nil without
 }
 
@@ -154,7 +157,7 @@ func (w *worker) traceNext(u *engine.IOUnit, now int64) bool {
 	default:
 		ok = w.nextIO(u, now)
 	}
-	if ok && t.out != nil {
+	if ok && t.out != nil && !t.skipped {
 		t.io(w.files[u.File].path, u, clock.Now()-w.epoch)
 	}
 	return ok

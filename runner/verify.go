@@ -262,7 +262,7 @@ func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 	if !v.Reading && v.TrimDue() {
 		return w.nextTrim(u)
 	}
-	if v.Reading || (v.Backlog > 0 && !v.replayed && v.BacklogDue()) {
+	if v.Reading || (v.Backlog > 0 && !v.replayed && !w.issuedAll() && v.BacklogDue()) {
 		return w.nextVerify(u)
 	}
 	if !w.nextIO(u, now) {
@@ -275,6 +275,14 @@ func (w *worker) nextVerified(u *engine.IOUnit, now int64) bool {
 		w.stampVerify(u)
 	}
 	return true
+}
+
+// issuedAll reports whether the job has issued all the bytes it is to
+// do. As observed in fio 3.33, verify_backlog then reads nothing more
+// inside the loop: the blocks left are read back after it, when the
+// files have been closed and opened again.
+func (w *worker) issuedAll() bool {
+	return !w.job.TimeBased && w.totalIssued >= w.totalLimit
 }
 
 // nextVerify fills u with the next block to read back; false when all
@@ -426,18 +434,40 @@ func (w *worker) verifyRead(u *engine.IOUnit) {
 	w.fail(unix.EILSEQ, fn)
 }
 
-// skipWrites is the write phase of verify_only: it walks the job's I/Os,
-// counting the writes as issued and their bytes as moved (as fio 3.33
-// does: write io_bytes and total_ios as if done, bandwidth and runtime
-// 0, so no write line prints), recording the blocks, without doing them.
+// skipWrites is the workload phase of verify_only: it walks the job's
+// I/Os, counting each as issued and its bytes as moved, recording the
+// written blocks, without doing any. As in fio 3.33 (observed): io_bytes
+// and total_ios count the skipped reads and writes as if done, the
+// writes' bandwidth and runtime are 0, so no write line prints, and
+// write_iolog logs none of them. (fio also records a completion latency
+// for each, measured from an unrelated older clock reading: gofio
+// records none; docs/compat.md.)
 func (w *worker) skipWrites() {
+	if w.trace != nil {
+		w.trace.skipped = true
+		defer func() { w.trace.skipped = false }()
+	}
 	u := w.units[0]
 	for w.next(u, w.stamp()) {
-		if u.Op == engine.OpWrite {
+		if u.Op.IsData() {
 			w.countIssued(u)
-			w.st.Dir[stats.Write].IOBytes += uint64(len(u.Buf))
+			w.st.Dir[u.Op].IOBytes += uint64(len(u.Buf))
 		}
 	}
+}
+
+// writesMapped reports whether the random map keeps the loop's writes
+// from overlapping: random offsets through the map, which neither the
+// LFSR nor a random_distribution uses. As observed in fio 3.33, the
+// blocks to verify are then read back in the order written; otherwise
+// (sequential writes, norandommap, lfsr, zipf and the like, strided
+// zones that wrap) by file and offset, a later write of a block
+// replacing the earlier (Settle): rw=write over two files reads the
+// first file back, then the second.
+func (w *worker) writesMapped() bool {
+	j := w.job
+	g := &w.gen
+	return j.RW.Random() && !j.NoRandomMap && g.lfsr == nil && g.dists == nil
 }
 
 // verifyLoop ends a loop of a verifying job: it reads back and checks
@@ -457,9 +487,13 @@ func (w *worker) verifyLoop(stop <-chan struct{}) {
 	if v.Do && v.Unchecked() > 0 && !w.stopping && w.err == 0 && !v.replayed {
 		v.verified = true
 		t := clock.Now()
-		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || j.RW.Random() && j.NoRandomMap || w.skip() != 0) {
+		if v.Backlog == 0 && !j.Verify.Experimental && (w.trace != nil && w.trace.replay != nil || !w.writesMapped()) {
 			v.Settle()
 		}
+		// As observed in fio 3.33, the files are closed when the
+		// workload's I/O is done and opened again by the first read of
+		// each (write_iolog: "close", then "open" before its reads).
+		w.closeAll()
 		if w.dbg.On(debuglog.Verify) {
 			w.dprintf(debuglog.Verify, "starting loop")
 		}
