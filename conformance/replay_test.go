@@ -87,7 +87,8 @@ func TestWriteIolog(t *testing.T) {
 // TestWriteIologVerify compares the traces of verifying jobs, and their
 // exit status: which blocks are read back, in what order (write order
 // with the random map, else by file and offset, a rewritten block once),
-// and the files' close and open between the workload and the reads.
+// the files' close and open between the workload and the reads, and how
+// many loops run when io_size counts the reads.
 // The verify_only cases check files fio wrote first; their skipped I/Os
 // are not logged, and their counts are compared as well.
 func TestWriteIologVerify(t *testing.T) {
@@ -109,6 +110,9 @@ func TestWriteIologVerify(t *testing.T) {
 		{"backlog loops=2", "--rw=write --verify_backlog=2 --loops=2", false},
 		{"backlog libaio", "--rw=randwrite --verify_backlog=2 --ioengine=libaio --iodepth=4", false},
 		{"backlog two files", "--rw=write --verify_backlog=2 --nrfiles=2", false},
+		{"io_size 24k", "--rw=write --io_size=24k", false},
+		{"io_size 48k", "--rw=write --io_size=48k", false},
+		{"io_size 40k loops=2", "--rw=write --io_size=40k --loops=2", false},
 		{"verify_only write", "--rw=write", true},
 		{"verify_only rw", "--rw=rw", true},
 		{"verify_only randrw two files", "--rw=randrw --nrfiles=2", true},

@@ -21,12 +21,12 @@ import (
 
 // tracer is a worker's trace state.
 type tracer struct {
-	out    *trace.Writer   // write_iolog; nil without
-	added  bool            // the files' add lines are written
+	out   *trace.Writer // write_iolog; nil without
+	added bool          // the files' add lines are written
 	// skipped: the I/Os are not done (verify_only's write phase), so
 	// they are not logged; file actions still are, as in fio 3.33.
 	skipped bool
-	replay *trace.Replayer // read_iolog; nil without
+	replay  *trace.Replayer // read_iolog; nil without
 }
 
 // errNoIolog is fio's failure for a trace without I/O.

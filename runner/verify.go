@@ -335,6 +335,8 @@ func (w *worker) nextVerify(u *engine.IOUnit) bool {
 		// block read back counts toward the job's size × loops,
 		// verify_backlog's too.
 		w.totalIssued += uint64(b.Len)
+	} else {
+		w.verifyIssued += uint64(b.Len) // counted by more()
 	}
 	if !v.onCompletion && !v.Only && !(v.Experimental && w.reaper != nil) {
 		// The block must hold the write number of its write (fio 3.33,

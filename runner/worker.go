@@ -71,10 +71,13 @@ type worker struct {
 	loopQueued  uint64 // bytes the engine queued this loop (not completed in Queue)
 	loopCap     uint64 // loopQueued that ends a loop (asynchronous engines); ^0: none
 	totalIssued uint64 // bytes issued over all loops
-	totalLimit  uint64 // io_size or size × loops; 0 for time_based
-	ios         uint64 // I/Os issued this loop
-	allIOs      uint64 // I/Os issued in all loops (number_ios)
-	stopping    bool
+	// verifyIssued: bytes read back by verify phases and backlogs over all
+	// loops (experimental_verify counts its reads in totalIssued).
+	verifyIssued uint64
+	totalLimit   uint64 // io_size or size × loops; 0 for time_based
+	ios          uint64 // I/Os issued this loop
+	allIOs       uint64 // I/Os issued in all loops (number_ios)
+	stopping     bool
 
 	epoch     int64 // start of I/O, moved to the end of the ramp (ns)
 	deadline  int64 // epoch + runtime, or 0
@@ -551,8 +554,12 @@ func (w *worker) more() bool {
 	// file was used up and io_size is not set: rw=read with size=32k,
 	// io_size=80k and loops=2 reads the file three times, rw=read:4k
 	// with size=36k reads 20k once, with io_size=100k five times.
+	// The verify reads count toward that amount (fio 3.33: rw=write with
+	// size=16k, io_size=24k and verify writes and reads back 16k once,
+	// with io_size=48k twice).
 	loop := w.totalLimit / uint64(max(j.Loops, 1))
-	if w.totalIssued >= loop || loop-w.totalIssued < maxBS(j) {
+	done := w.totalIssued + w.verifyIssued
+	if done >= loop || loop-done < maxBS(j) {
 		return false
 	}
 	return j.IOSize > 0 || j.IOSizePct > 0 || slices.Contains(w.exhaust, false)
