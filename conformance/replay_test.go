@@ -69,6 +69,12 @@ func TestWriteIolog(t *testing.T) {
 		"--name=o --nrfiles=3 --size=48k --bs=8k --rw=write --openfiles=1",
 		"--name=t --filename=data --size=32k --bs=4k --rw=trimwrite --ioengine=null",
 		"--name=a --filename=data --size=64k --bs=4k --rw=write --ioengine=libaio --iodepth=4",
+		// Used-up files close when the file picker passes over them,
+		// and end_fsync opens a closed file again for its sync.
+		"--name=fs --nrfiles=3 --size=24k --bs=4k --rw=write --file_service_type=sequential",
+		"--name=fr --nrfiles=3 --size=24k --bs=4k --rw=write --file_service_type=random --end_fsync=1",
+		"--name=fo --nrfiles=3 --size=24k --bs=4k --rw=write --file_service_type=sequential --openfiles=1 --end_fsync=1",
+		"--name=fv --nrfiles=3 --size=24k --bs=4k --rw=write --openfiles=2 --end_fsync=1 --verify=crc32c",
 	}
 	for _, job := range jobs {
 		t.Run(strings.Fields(job)[0], func(t *testing.T) {

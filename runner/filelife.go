@@ -45,6 +45,7 @@ func (w *worker) pickFile() int {
 				g.curFile, g.fileLeft = i, j.FileServiceNR
 				return i
 			}
+			w.passOver(i)
 		}
 	}
 	start := cur + 1
@@ -57,8 +58,19 @@ func (w *worker) pickFile() int {
 			g.curFile, g.fileLeft = i, j.FileServiceNR
 			return i
 		}
+		w.passOver(i)
 	}
 	return -1
+}
+
+// passOver closes file i when the file picker passes over it used up,
+// as fio 3.33 does (observed in write_iolog: with file_service_type=
+// sequential a file closes before the next one opens; round robin passes
+// over none before the loop ends, so its files close together then).
+func (w *worker) passOver(i int) {
+	if w.exhaust[i] && w.gen.opened[i] {
+		w.closeFile(i)
+	}
 }
 
 // usable reports whether file i can take the next I/O: not done, and
@@ -76,11 +88,11 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	if g.opened[fi] {
 		return true
 	}
-	if g.openNow >= g.openMax {
+	if g.openNow >= g.openMax && !g.pastMax && (w.vfy == nil || !w.vfy.Reading) {
+		// As in fio 3.33, every used-up file closes to make room.
 		for i := range w.files {
 			if g.opened[i] && w.exhaust[i] {
 				w.closeFile(i)
-				break
 			}
 		}
 	}

@@ -87,8 +87,11 @@ type ioGen struct {
 	openNow   int      // files open
 	doneOpen  int      // files open and done this loop
 	openMax   int      // openfiles
-	curFile   int
-	fileLeft  int // I/Os left on curFile before the next switch
+	// pastMax: files open past openfiles, as fio 3.33 opens them for
+	// end_fsync and the verify phase.
+	pastMax  bool
+	curFile  int
+	fileLeft int // I/Os left on curFile before the next switch
 
 	seqLeft   int         // follow-up I/Os left of the last random offset
 	lastStart [][2]uint64 // region-relative start of the last I/O, per file and direction

@@ -400,15 +400,24 @@ func (w *worker) run(stop <-chan struct{}) {
 		}
 		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more() {
 			w.setState(StateFsyncing)
+			w.gen.pastMax = true
 			for i, f := range w.files {
-				if f.fd < 0 {
-					continue // closed to make room (openfiles)
+				// As in fio 3.33, a file already closed (used up, or to
+				// make room under openfiles) is opened again for its
+				// sync and closed after it.
+				reopened := !w.gen.opened[i]
+				if reopened && !w.openFile(i, stats.Write) {
+					break
 				}
 				w.traceFile(i, "sync")
 				if err := unix.Fsync(f.fd); err != nil {
 					w.endFsyncFailed(f, errno.Of(err))
 				}
+				if reopened {
+					w.closeFile(i)
+				}
 			}
+			w.gen.pastMax = false
 		}
 		if w.vfy != nil {
 			w.verifyLoop(stop) // reads back, then ends the loop
