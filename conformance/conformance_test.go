@@ -113,6 +113,7 @@ type result struct {
 	stdout, stderr string
 	rc             int
 	dir            string
+	killed         bool // ran over runIn's limit
 }
 
 // runIn runs bin with args in dir (as cwd), replacing "{DIR}" in args by
@@ -137,6 +138,7 @@ func runIn(bin, dir string, args []string) result {
 	case errors.As(err, &ee):
 		r.rc = ee.ExitCode()
 		if ctx.Err() != nil {
+			r.killed = true
 			r.stderr += "\n<killed: ran over 2 minutes>"
 		}
 	default:
