@@ -75,6 +75,9 @@ func TestWriteIolog(t *testing.T) {
 		"--name=fr --nrfiles=3 --size=24k --bs=4k --rw=write --file_service_type=random --end_fsync=1",
 		"--name=fo --nrfiles=3 --size=24k --bs=4k --rw=write --file_service_type=sequential --openfiles=1 --end_fsync=1",
 		"--name=fv --nrfiles=3 --size=24k --bs=4k --rw=write --openfiles=2 --end_fsync=1 --verify=crc32c",
+		// end_fsync and fsync_on_close sync at every loop's end.
+		"--name=el --nrfiles=2 --size=16k --bs=4k --rw=write --end_fsync=1 --loops=2",
+		"--name=cl --filename=data --size=16k --bs=4k --rw=randwrite --fsync_on_close=1 --loops=2",
 	}
 	for _, job := range jobs {
 		t.Run(strings.Fields(job)[0], func(t *testing.T) {

@@ -398,26 +398,8 @@ func (w *worker) run(stop <-chan struct{}) {
 		default:
 			w.asyncLoop(stop)
 		}
-		if w.err == 0 && j.EndFsync && writes && !w.info.NoFiles && !w.more() {
-			w.setState(StateFsyncing)
-			w.gen.pastMax = true
-			for i, f := range w.files {
-				// As in fio 3.33, a file already closed (used up, or to
-				// make room under openfiles) is opened again for its
-				// sync and closed after it.
-				reopened := !w.gen.opened[i]
-				if reopened && !w.openFile(i, stats.Write) {
-					break
-				}
-				w.traceFile(i, "sync")
-				if err := unix.Fsync(f.fd); err != nil {
-					w.endFsyncFailed(f, errno.Of(err))
-				}
-				if reopened {
-					w.closeFile(i)
-				}
-			}
-			w.gen.pastMax = false
+		if w.err == 0 && (j.EndFsync || j.FsyncOnClose) && writes && !w.info.NoFiles {
+			w.endFsync()
 		}
 		if w.vfy != nil {
 			w.verifyLoop(stop) // reads back, then ends the loop
@@ -572,6 +554,34 @@ func (w *worker) more() bool {
 		return false
 	}
 	return j.IOSize > 0 || j.IOSizePct > 0 || slices.Contains(w.exhaust, false)
+}
+
+// endFsync syncs the job's files at the end of a loop (end_fsync, and
+// fsync_on_close, which fio 3.33 also syncs this way; observed in
+// write_iolog). Before a loop that is not the last the files are closed
+// first. A file that is closed (used up, or to make room under
+// openfiles) is opened again for its sync, past openfiles, and closed
+// after it.
+func (w *worker) endFsync() {
+	w.setState(StateFsyncing)
+	if w.more() {
+		w.loopFilesDone()
+	}
+	w.gen.pastMax = true
+	defer func() { w.gen.pastMax = false }()
+	for i, f := range w.files {
+		reopened := !w.gen.opened[i]
+		if reopened && !w.openFile(i, stats.Write) {
+			return
+		}
+		w.traceFile(i, "sync")
+		if err := unix.Fsync(f.fd); err != nil {
+			w.endFsyncFailed(f, errno.Of(err))
+		}
+		if reopened {
+			w.closeFile(i)
+		}
+	}
 }
 
 // endFsyncFailed reports a failed end_fsync as fio 3.33 does: it queues
