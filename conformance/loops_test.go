@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -206,19 +205,14 @@ func TestLoopsVerifyOnly(t *testing.T) {
 	for _, c := range verifyOnlyCases {
 		t.Run(c.name, func(t *testing.T) {
 			job := append([]string{"--name=job", "--filename=F", "--verify=crc32c"}, args(c.args)...)
-			var fio, gof [2]string
-			base := t.TempDir()
-			var wg sync.WaitGroup
-			wg.Add(2)
-			run := func(b, dir string, out *[2]string) {
-				defer wg.Done()
+			run := func(b, dir string) (out [2]string) {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					out[0] = err.Error()
-					return
+					return out
 				}
 				if r := runIn(fioPath, dir, job); r.rc != 0 {
 					out[0] = fmt.Sprintf("writing with fio: exit %d: %s", r.rc, head(r.stderr))
-					return
+					return out
 				}
 				for i, format := range []string{"json", "normal"} {
 					r := runIn(b, dir, append(job, "--verify_only", "--output-format="+format))
@@ -242,10 +236,9 @@ func TestLoopsVerifyOnly(t *testing.T) {
 						}
 					}
 				}
+				return out
 			}
-			go run(fioPath, filepath.Join(base, "fio"), &fio)
-			go run(gofio, filepath.Join(base, "gofio"), &gof)
-			wg.Wait()
+			fio, gof := runPair(t.TempDir(), gofio, run)
 			if fio != gof {
 				t.Errorf("JSON counts, then normal output's direction lines:\n fio:   %q\n gofio: %q", fio, gof)
 			}

@@ -267,8 +267,8 @@ func compareRuns(t *testing.T, c randomCase, fio, gof randomRun) {
 }
 
 // runPair runs run for fio and for gofio side by side, each in a
-// directory of its own under base.
-func runPair(base, gofio string, run func(bin, dir string) randomRun) (fio, gof randomRun) {
+// directory of its own under base ("fio", "gofio").
+func runPair[T any](base, gofio string, run func(bin, dir string) T) (fio, gof T) {
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); fio = run(fioPath, filepath.Join(base, "fio")) }()

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -27,11 +26,7 @@ func replayRun(t *testing.T, a []string, setup func(dir string), read func(dir s
 			setup(d)
 		}
 	}
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); fio = runIn(fioPath, fd, a) }()
-	go func() { defer wg.Done(); gof = runIn(bin, gd, a) }()
-	wg.Wait()
+	fio, gof = runPair(base, bin, func(b, dir string) result { return runIn(b, dir, a) })
 	if read != nil {
 		fioOut, gofOut = read(fd), read(gd)
 	}
