@@ -43,7 +43,8 @@ type jobFile struct {
 	bufSeeds uint64
 	bufDraws content.Draws
 	// blocks caches randBlocks per direction, for the size it was
-	// computed at (the size can change while the job runs).
+	// computed at (the size can change while the job runs; minBS and
+	// align are the job's, fixed per direction).
 	blocks [3]struct{ size, n uint64 }
 }
 

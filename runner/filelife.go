@@ -63,8 +63,9 @@ func (w *worker) pickFile() int {
 	return -1
 }
 
-// passOver closes file i when the file picker passes over it used up,
-// as fio 3.33 does (observed in write_iolog: with file_service_type=
+// passOver closes file i if it is open and used up: when the file
+// picker passes over it, and to make room under openfiles, as fio 3.33
+// does (observed in write_iolog: with file_service_type=
 // sequential a file closes before the next one opens; round robin passes
 // over none before the loop ends, so its files close together then).
 func (w *worker) passOver(i int) {
@@ -91,9 +92,7 @@ func (w *worker) openFile(fi int, d stats.Dir) bool {
 	if g.openNow >= g.openMax && !g.pastMax && (w.vfy == nil || !w.vfy.Reading) {
 		// As in fio 3.33, every used-up file closes to make room.
 		for i := range w.files {
-			if g.opened[i] && w.exhaust[i] {
-				w.closeFile(i)
-			}
+			w.passOver(i)
 		}
 	}
 	f := w.files[fi]

@@ -347,7 +347,7 @@ func (w *worker) nextIO(u *engine.IOUnit, now int64) bool {
 		// do not cut the last block (size=16k, io_size=10k, bs=4k reads
 		// 12k). Strided and zbd zones keep their own rules (zone.go,
 		// zbd.go).
-		if w.totalIssued >= w.totalLimit {
+		if w.issuedAll() {
 			return false
 		}
 		if g.zone != nil || w.zbd != nil {

@@ -256,16 +256,16 @@ func (j *Job) AddLat(d Dir, ns uint64, hist bool) {
 // division: equal states given equal samples stay equal, bit for bit.
 func (j *Job) AddClatLat(d Dir, clat, lat uint64, clatHist, latHist bool) {
 	s := &j.Dir[d]
-	if clat == lat && s.Lat.same(&s.Clat) {
-		j.AddClat(d, clat, clatHist)
-		s.Lat = s.Clat
-		if latHist {
-			s.LatHist.Add(lat)
-		}
-		return
-	}
+	twin := clat == lat && s.Lat.same(&s.Clat)
 	j.AddClat(d, clat, clatHist)
-	j.AddLat(d, lat, latHist)
+	if twin {
+		s.Lat = s.Clat
+	} else {
+		s.Lat.Add(lat)
+	}
+	if latHist {
+		s.LatHist.Add(lat)
+	}
 }
 
 // AddSlat records a submission latency.

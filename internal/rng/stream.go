@@ -43,12 +43,18 @@ func (f *Stream) RandMax() uint64 {
 	return 1<<32 - 1
 }
 
+// The spans of the two generators, RandMax + 1 as a double.
+const (
+	span32 = 1 << 32
+	span64 = 1 << 64
+)
+
 // Span is RandMax + 1 as a double.
 func (f *Stream) Span() float64 {
 	if f.use64 {
-		return 18446744073709551616.0
+		return span64
 	}
-	return 4294967296.0
+	return span32
 }
 
 // Scale draws a value in [0, n) as fio scales a draw:
@@ -60,11 +66,11 @@ func (f *Stream) Span() float64 {
 // multiplication, on every random offset).
 func (f *Stream) Scale(n uint64) uint64 {
 	if f.use64 {
-		return uint64(float64(n) * (float64(f.s64.Next()) / 18446744073709551616.0))
+		return uint64(float64(n) * (float64(f.s64.Next()) / span64))
 	}
 	// A 32-bit draw converts exactly through int64 (one instruction; the
 	// unsigned conversion tests the sign first).
-	return uint64(float64(n) * (float64(int64(f.s32.Next())) / 4294967296.0))
+	return uint64(float64(n) * (float64(int64(f.s32.Next())) / span32))
 }
 
 // Between draws a value in [a, b], both included, as fio does.
